@@ -1,0 +1,179 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.subtasks import SUBTASK_KEYS
+
+SUBTASK_CHOICES = [(key, key) for key in SUBTASK_KEYS]
+
+
+class Dataset(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    subtask = models.CharField(_("subtask"), max_length=20, choices=SUBTASK_CHOICES)
+    source_filename = models.CharField(_("source file"), max_length=255)
+    source_sha256 = models.CharField(_("source SHA-256"), max_length=64)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    frozen = models.BooleanField(_("frozen"), default=False, help_text=_("No more edits to answers."))
+    gold_synthetic = models.BooleanField(
+        _("synthetic gold"), default=False, help_text=_("Gold made for testing; never report a score.")
+    )
+    gold_revealed = models.BooleanField(
+        _("gold revealed to adjudicators"), default=False
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("dataset")
+        verbose_name_plural = _("datasets")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(subtask__in=SUBTASK_KEYS), name="dataset_subtask_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Item(models.Model):
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items")
+    external_id = models.CharField(_("id"), max_length=200)
+    payload = models.JSONField(_("input record"))
+    ordinal = models.PositiveIntegerField(_("position in the input file"))
+
+    class Meta:
+        ordering = ["dataset", "ordinal"]
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
+        constraints = [
+            models.UniqueConstraint(fields=["dataset", "external_id"], name="item_unique_external_id"),
+            models.UniqueConstraint(fields=["dataset", "ordinal"], name="item_unique_ordinal"),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class GoldAnswer(models.Model):
+    """The answer key of one item. Organizers only (adjudicators once revealed)."""
+
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="gold")
+    payload = models.JSONField(_("gold line"))
+
+    class Meta:
+        verbose_name = _("gold answer")
+        verbose_name_plural = _("gold answers")
+
+    def __str__(self) -> str:
+        return f"gold {self.item}"
+
+
+class Assignment(models.Model):
+    """One item in one annotator's queue; `position` is the annotator's own order."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
+    position = models.PositiveIntegerField(_("position in the annotator's order"))
+    # Skipped items come back at the end of the queue, in the order they were skipped,
+    # while keeping their number in the annotator's order.
+    skipped_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "annotator", "position"]
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
+        constraints = [
+            models.UniqueConstraint(fields=["item", "annotator"], name="assignment_unique_item_annotator"),
+            models.UniqueConstraint(
+                fields=["dataset", "annotator", "position"], name="assignment_unique_position"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item} → {self.annotator}"
+
+
+class Annotation(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SUBMITTED = "submitted", _("submitted")
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="annotations")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations"
+    )
+    answer = models.JSONField(_("answer fields"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    active_ms = models.PositiveBigIntegerField(_("active time (ms)"), default=0)
+    # Optimistic concurrency: every save names the version it was based on.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("annotation")
+        verbose_name_plural = _("annotations")
+        constraints = [
+            models.UniqueConstraint(fields=["item", "annotator"], name="annotation_unique_item_annotator"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "submitted"]), name="annotation_status_valid"
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="annotation_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item} by {self.annotator} ({self.status})"
+
+
+class AnnotationRevision(models.Model):
+    """Append-only history: one row per save of an annotation."""
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    answer = models.JSONField()
+    status = models.CharField(max_length=10, choices=Annotation.Status.choices)
+    active_ms = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["annotation", "version"]
+        verbose_name = _("annotation revision")
+        verbose_name_plural = _("annotation revisions")
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "version"], name="revision_unique_version"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "submitted"]), name="revision_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.annotation} v{self.version}"
+
+
+class Flag(models.Model):
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="flags")
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="flags")
+    comment = models.TextField(_("comment"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    resolution_note = models.TextField(_("resolution note"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("flag")
+        verbose_name_plural = _("flags")
+
+    def __str__(self) -> str:
+        return f"flag on {self.item}"
