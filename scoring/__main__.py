@@ -1,0 +1,130 @@
+"""python -m scoring validate|check-inputs|score: see scoring/README.md."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from scoring.evaluate import score_files
+from scoring.subtasks import SUBTASK_KEYS
+from scoring.validation import check_gold, check_inputs, check_submission
+
+
+class FileUnreadable(Exception):
+    pass
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise FileUnreadable(f"{path}: cannot read: {error.strerror}") from None
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _report(problems, stream=sys.stdout) -> None:
+    for problem in problems:
+        print(problem, file=stream)
+
+
+def validate(args) -> int:
+    inputs = None
+    if args.inputs:
+        inputs, input_problems = check_inputs(args.subtask, _read(args.inputs), args.inputs)
+        if input_problems:
+            _report(input_problems)
+            return 1
+    records, problems = check_submission(args.subtask, _read(args.file), args.file, inputs, args.partial)
+    if problems:
+        _report(problems)
+        return 1
+    print(f"{args.file}: valid {args.subtask} submission, {_count(len(records), 'answer')}")
+    return 0
+
+
+def check_inputs_command(args) -> int:
+    records, problems = check_inputs(args.subtask, _read(args.inputs), args.inputs)
+    if args.gold and not problems:
+        gold, problems = check_gold(args.subtask, _read(args.gold), args.gold, records)
+    if problems:
+        _report(problems)
+        return 1
+    gold_note = f" and {args.gold}" if args.gold else ""
+    print(f"{args.inputs}{gold_note}: valid {args.subtask} inputs, {_count(len(records), 'item')}")
+    return 0
+
+
+def score(args) -> int:
+    scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred, args.only_answered)
+    if scored.errors:
+        _report(scored.errors)
+        return 1
+    _report(scored.answer_faults, sys.stderr)
+    if args.json:
+        print(json.dumps(scored.metrics, ensure_ascii=False))
+    else:
+        for name, value in _flatten(scored.metrics):
+            print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return 0
+
+
+def _flatten(metrics: dict, prefix: str = ""):
+    for name, value in metrics.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{name}.")
+        else:
+            yield f"{prefix}{name}", value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scoring", description="Validate and score PoLiS submissions.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    command = commands.add_parser("validate", help="check a submission file")
+    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("file")
+    command.add_argument("--inputs", help="inputs.jsonl: every input id must be answered exactly once")
+    command.add_argument("--partial", action="store_true", help="with --inputs: answering a subset is allowed")
+    command.set_defaults(run=validate)
+
+    command = commands.add_parser("check-inputs", help="check an inputs file (and its gold)")
+    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("inputs")
+    command.add_argument("--gold")
+    command.set_defaults(run=check_inputs_command)
+
+    command = commands.add_parser("score", help="score a submission against gold")
+    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("--gold", required=True)
+    command.add_argument("--pred", required=True)
+    command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
+    command.add_argument("--only-answered", action="store_true", help="score only the gold items the submission answers")
+    command.set_defaults(run=score)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "validate" and args.partial and not args.inputs:
+        print("--partial needs --inputs", file=sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except FileUnreadable as error:
+        print(error)
+        return 1
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) stopped reading: point stdout at devnull so that
+        # the interpreter's final flush does not raise again (Python docs, "SIGPIPE").
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

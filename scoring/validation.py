@@ -1,0 +1,228 @@
+"""Checking input, gold and submission files, and single answers.
+
+None of these functions raises on bad data: they return ``Problem``s. File-level
+functions return ``(records, problems)`` where ``records`` are the JSON objects read
+(in file order) and every problem carries the file and, where there is one, the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
+
+from scoring.fastschema import Predicate, compile_schema
+from scoring.jsonl import Line, json_type_name, read_jsonl
+from scoring.problems import Problem
+from scoring.subtasks import Subtask, get_subtask
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+_REQUIRED = re.compile(r"^'(.+)' is a required property$")
+_JSON_TYPES = {"string": str, "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool}
+
+
+@dataclass
+class CompiledSchema:
+    """A schema compiled once: the fast yes-check of ``scoring.fastschema`` (None when
+    the schema uses keywords it does not cover) and jsonschema's validator, which
+    decides and explains whatever the yes-check does not accept."""
+
+    schema: dict
+    quick: Predicate | None
+
+    @cached_property
+    def full(self) -> Draft202012Validator:
+        # Imported on first need: importing jsonschema takes about 0.1 s, and a file of
+        # valid records never needs it.
+        from jsonschema import Draft202012Validator
+
+        return Draft202012Validator(self.schema)
+
+
+@lru_cache(maxsize=None)
+def validator(key: str, kind: str) -> CompiledSchema:
+    """The compiled schema of a subtask, built once per process.
+
+    ``kind``: "input", "output" (a submission line), "gold", or "answer" (the
+    submission line's answer fields without the id).
+    """
+    subtask = get_subtask(key)
+    schema = {"input": subtask.input_schema, "output": subtask.submission_schema, "gold": subtask.gold_schema}.get(kind)
+    if kind == "answer":
+        schema = dict(subtask.submission_schema)
+        schema["properties"] = {name: rule for name, rule in schema["properties"].items() if name != "id"}
+        schema["required"] = [name for name in schema["required"] if name != "id"]
+    if schema is None:
+        raise ValueError(f"unknown schema kind {kind!r}")
+    return CompiledSchema(schema, compile_schema(schema))
+
+
+def schema_problems(compiled: CompiledSchema, record: object) -> list[Problem]:
+    """One problem per schema violation, each naming the offending field."""
+    if compiled.quick is not None and compiled.quick(record):
+        return []
+    problems = []
+    for error in compiled.full.iter_errors(record):
+        problems.extend(_error_problems(error))
+    return sorted(problems, key=lambda problem: problem.field)
+
+
+def _field(path) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _error_problems(error: ValidationError) -> list[Problem]:
+    path = _field(error.absolute_path)
+    if error.validator == "required":
+        match = _REQUIRED.match(error.message)
+        return [Problem(_join(path, match.group(1)) if match else path or "record", "is required", "required")]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = error.schema.get("properties", {})
+        return [Problem(_join(path, name), "is not a field of this record", "unexpected_field")
+                for name in error.instance if name not in allowed]
+    return [Problem(path or "record", _message(error), error.validator)]
+
+
+def _message(error: ValidationError) -> str:
+    if error.validator == "enum":
+        shown = ", ".join("null" if value is None else str(value) for value in error.validator_value)
+        return f"{error.instance!r} is not one of: {shown}"
+    if error.validator == "type":
+        expected = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return f"expected {expected}, found {json_type_name(error.instance)}"
+    if error.validator == "minLength" and error.validator_value == 1:
+        return "must not be empty"
+    if error.validator == "minItems" and error.validator_value == 1:
+        return "must not be an empty list"
+    if error.validator == "uniqueItems":
+        return "has duplicates"
+    return error.message
+
+
+def sorted_by_line(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=lambda problem: (problem.line is None, problem.line or 0))
+
+
+def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str, int]:
+    """Map id -> first line; adds a problem for each repeated id (and a non-string id
+    is left to the schema)."""
+    first_line: dict[str, int] = {}
+    for line in lines:
+        item_id = line.record.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in first_line:
+            problems.append(Problem("id", f"duplicate id {item_id!r} (first on line {first_line[item_id]})", "duplicate_id", filename, line.number))
+        else:
+            first_line[item_id] = line.number
+    return first_line
+
+
+def without_id(record: dict) -> dict:
+    return {name: value for name, value in record.items() if name != "id"}
+
+
+def check_inputs(key: str, data: bytes, filename: str) -> tuple[list[dict], list[Problem]]:
+    """An inputs.jsonl: JSON, the input schema, the subtask's input checks, unique ids."""
+    subtask = get_subtask(key)
+    lines, problems = read_jsonl(data, filename)
+    compiled = validator(key, "input")
+    for line in lines:
+        found = schema_problems(compiled, line.record) or subtask.check_input(line.record)
+        problems.extend(problem.at(filename, line.number) for problem in found)
+    _ids(lines, filename, problems)
+    return [line.record for line in lines], sorted_by_line(problems)
+
+
+def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
+                     inputs: list[dict] | None) -> tuple[list[Line], dict[str, int], list[Problem]]:
+    """Shared by gold and submission files: JSON, schema, ids, and each answer against its
+    item (or, without inputs, its own consistency). Returns the lines, id -> first line,
+    and the problems."""
+    lines, problems = read_jsonl(data, filename)
+    compiled = validator(subtask.key, kind)
+    items = None if inputs is None else {record.get("id"): record for record in inputs if isinstance(record, dict)}
+    for line in lines:
+        found = schema_problems(compiled, line.record)
+        item_id = line.record.get("id")
+        if items is not None and isinstance(item_id, str) and item_id not in items:
+            found.append(Problem("id", f"{item_id!r} is not an id of the inputs", "unknown_id"))
+        elif not found:
+            found = subtask.check_answer(without_id(line.record), None if items is None else items[item_id])
+        problems.extend(problem.at(filename, line.number) for problem in found)
+    answered = _ids(lines, filename, problems)
+    return lines, answered, problems
+
+
+def check_gold(key: str, data: bytes, filename: str, inputs: list[dict]) -> tuple[list[dict], list[Problem]]:
+    """A gold file: the gold schema, every gold id an input id and only once, and
+    the references of each gold line (markers, DUs) exist in its item."""
+    lines, _, problems = read_answer_file(get_subtask(key), "gold", data, filename, inputs)
+    return [line.record for line in lines], sorted_by_line(problems)
+
+
+def check_submission(key: str, data: bytes, filename: str, inputs: list[dict] | None = None,
+                     partial: bool = False) -> tuple[list[dict], list[Problem]]:
+    """A submission file: the submission schema, unique ids and each answer's own checks;
+    with ``inputs``, every id an input id and each answer checked against its item, and
+    (unless ``partial``) every input answered."""
+    lines, answered, problems = read_answer_file(get_subtask(key), "output", data, filename, inputs)
+    if inputs is not None and not partial:
+        for record in inputs:
+            item_id = record.get("id") if isinstance(record, dict) else None
+            if isinstance(item_id, str) and item_id not in answered:
+                problems.append(Problem("id", f"input {item_id!r} has no answer", "missing_answer", filename))
+    return [line.record for line in lines], sorted_by_line(problems)
+
+
+def answer_problems(key: str, answer: dict, item: dict) -> list[Problem]:
+    """The full check of one answer (its answer fields, no id) against its input record."""
+    found = schema_problems(validator(key, "answer"), answer)
+    return found or get_subtask(key).check_answer(answer, item)
+
+
+def draft_problems(key: str, answer: dict) -> list[Problem]:
+    """Shape only, for drafts that may be incomplete: an object holding only the
+    subtask's answer fields, each of its JSON type or null."""
+    subtask = get_subtask(key)
+    if not isinstance(answer, dict):
+        return [Problem("answer", "expected a JSON object", "type")]
+    problems = []
+    properties = subtask.submission_schema["properties"]
+    for name, value in answer.items():
+        if name not in subtask.answer_fields:
+            problems.append(Problem(name, "is not an answer field of this subtask", "unexpected_field"))
+        elif value is not None and not _has_type(value, _json_type_of(properties[name])):
+            problems.append(Problem(name, f"expected {_json_type_of(properties[name])} or null", "type"))
+    return problems
+
+
+def _json_type_of(rule: dict) -> str:
+    if "type" in rule:
+        return rule["type"]
+    # an enum of strings (the labels) is a string
+    return "string"
+
+
+def _has_type(value: object, json_type: str) -> bool:
+    if isinstance(value, bool) and json_type != "boolean":
+        return False
+    return isinstance(value, _JSON_TYPES[json_type])
+
+
+def submission_line(key: str, item_id: str, answer: dict) -> dict:
+    """``{"id": item_id, **normalised answer fields}`` in the benchmark's field order."""
+    subtask = get_subtask(key)
+    normalised = subtask.normalise(answer)
+    return {"id": item_id, **{name: normalised.get(name) for name in subtask.answer_fields}}
