@@ -19,3 +19,8 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
         names = frozenset(user.groups.values_list("name", flat=True))
         user._polis_group_names = names
     return role in names
+
+
+def can_see_gold(user: AbstractBaseUser | AnonymousUser, dataset) -> bool:
+    """Organizers always; adjudicators once the dataset's gold is revealed to them."""
+    return has_role(user, ORGANIZER) or (dataset.gold_revealed and has_role(user, ADJUDICATOR))

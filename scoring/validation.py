@@ -167,7 +167,9 @@ def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
 
 def check_gold(key: str, data: bytes, filename: str, inputs: list[dict]) -> tuple[list[dict], list[Problem]]:
     """A gold file: the gold schema, every gold id an input id and only once, and
-    the references of each gold line (markers, DUs) exist in its item."""
+    the references of each gold line (markers, DUs) exist in its item.
+
+    ``inputs`` are records that passed ``check_inputs`` (answers are checked against them)."""
     lines, _, problems = read_answer_file(get_subtask(key), "gold", data, filename, inputs)
     return [line.record for line in lines], sorted_by_line(problems)
 

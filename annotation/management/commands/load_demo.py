@@ -1,0 +1,87 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from annotation.management.commands._common import read_source, refuse_with_problems
+from annotation.models import Dataset
+from annotation.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER
+from annotation.services.assigning import AssignmentRefused, assign
+from annotation.services.importing import ImportRefused, import_dataset
+from scoring.subtasks import SUBTASK_KEYS
+
+DEMO_PASSWORD = "polis-demo"
+DEMO_USERS = (
+    ("organizer", ORGANIZER),
+    ("adjudicator", ADJUDICATOR),
+    ("annotator1", ANNOTATOR),
+    ("annotator2", ANNOTATOR),
+    ("annotator3", ANNOTATOR),
+)
+PER_ITEM = 3
+
+
+class Command(BaseCommand):
+    help = (
+        "Demo only: create demo accounts (one organizer, one adjudicator, three annotators), import "
+        "the sample data of every subtask with its gold and assign each dataset to the three "
+        "annotators. Running it again changes nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--data",
+            default=str(settings.BASE_DIR / "demo" / "data"),
+            help="folder with one sub-folder per subtask (default: demo/data)",
+        )
+
+    def handle(self, *args, **options):
+        data_dir = Path(options["data"])
+        with transaction.atomic():
+            users = {username: self._user(username, role) for username, role in DEMO_USERS}
+            annotators = [users[username] for username, role in DEMO_USERS if role == ANNOTATOR]
+            for subtask in SUBTASK_KEYS:
+                dataset = self._dataset(data_dir / subtask, subtask, users["organizer"])
+                try:
+                    result = assign(dataset, annotators, PER_ITEM)
+                except AssignmentRefused as refused:
+                    raise CommandError(f"{dataset.name}: {refused}") from None
+                self.stdout.write(f"  {dataset.name}: {result.total_added} assignments added")
+        self.stdout.write("Demo accounts (demo only; never use these on a real server):")
+        for username, role in DEMO_USERS:
+            self.stdout.write(f"  {username:<12} {role:<12} password: {DEMO_PASSWORD}")
+
+    def _user(self, username: str, role: str) -> User:
+        user, _created = User.objects.get_or_create(username=username)
+        user.is_staff = role == ORGANIZER
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+        user.groups.set([Group.objects.get_or_create(name=role)[0]])
+        return user
+
+    def _dataset(self, folder: Path, subtask: str, organizer: User) -> Dataset:
+        name = f"demo-{subtask}"
+        existing = Dataset.objects.filter(name=name).first()
+        if existing is not None:
+            self.stdout.write(f"{name}: exists, kept")
+            return existing
+        inputs = sorted(folder.glob("dev.inputs.jsonl"))
+        gold = sorted(folder.glob("dev.*gold.jsonl"))
+        if len(inputs) != 1 or len(gold) != 1:
+            raise CommandError(f"{folder} must hold dev.inputs.jsonl and one dev.*gold.jsonl file")
+        try:
+            dataset = import_dataset(
+                subtask=subtask,
+                name=name,
+                inputs=read_source(str(inputs[0])),
+                gold=read_source(str(gold[0])),
+                # The sample data names synthetic gold so (dev.SYNTHETIC-gold.jsonl).
+                gold_synthetic="SYNTHETIC" in gold[0].name,
+                created_by=organizer,
+            )
+        except ImportRefused as refused:
+            raise refuse_with_problems(self.stderr, refused.problems, f"{name} not imported") from None
+        self.stdout.write(f"{name}: {dataset.items.count()} items imported")
+        return dataset

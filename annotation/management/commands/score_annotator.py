@@ -1,0 +1,65 @@
+import json
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError
+
+from annotation.management.commands._common import get_dataset, refuse_with_problems
+from annotation.models import GoldAnswer
+from annotation.services.exporting import ExportRefused, build_submission, jsonl_bytes
+from scoring.evaluate import score_files
+
+
+class Command(BaseCommand):
+    help = (
+        "Score an annotator's submitted answers of a dataset against its gold, as "
+        "`python -m scoring score --only-answered` does, and print the coverage. Synthetic gold "
+        "is refused unless --synthetic-ok is given."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("dataset", help="dataset name")
+        parser.add_argument("--annotator", required=True, help="username")
+        parser.add_argument(
+            "--synthetic-ok", action="store_true", help="score against synthetic gold (software tests only)"
+        )
+
+    def handle(self, *args, **options):
+        dataset = get_dataset(options["dataset"])
+        if dataset.gold_synthetic and not options["synthetic_ok"]:
+            raise CommandError(
+                f"the gold of {dataset.name} is synthetic: a score against it means nothing "
+                "(use --synthetic-ok to score anyway, for testing the software)"
+            )
+        annotator = User.objects.filter(username=options["annotator"]).first()
+        if annotator is None:
+            raise CommandError(f"no user named {options['annotator']}")
+        gold = list(
+            GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
+        )
+        if not gold:
+            raise CommandError(f"{dataset.name} has no gold")
+        try:
+            submission = build_submission(dataset, annotator)
+        except ExportRefused as refused:
+            raise refuse_with_problems(self.stderr, refused.problems, "not scored") from None
+        scored = score_files(
+            dataset.subtask,
+            jsonl_bytes(gold),
+            f"{dataset.name}.gold.jsonl",
+            submission.to_bytes(),
+            submission.filename,
+            only_answered=True,
+        )
+        if scored.errors:
+            raise refuse_with_problems(self.stderr, scored.errors, "not scored")
+        for fault in scored.answer_faults:
+            self.stderr.write(str(fault))
+        metrics = scored.metrics
+        if dataset.gold_synthetic:
+            self.stdout.write("WARNING: synthetic gold; this score tests the software and is never to be reported.")
+        self.stdout.write(
+            f"coverage: {metrics['n_gold']} of {metrics['n_gold_total']} gold items answered "
+            f"({metrics['coverage']:.1%})"
+        )
+        self.stdout.write(f"score: {metrics['score']:.4f}")
+        self.stdout.write(json.dumps(metrics, ensure_ascii=False, indent=2))

@@ -1,0 +1,97 @@
+"""What organizers see of a campaign: datasets, progress per annotator, flags.
+
+Every function here runs a fixed number of queries, whatever the size of the dataset.
+"""
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
+
+
+@dataclass(frozen=True)
+class AnnotatorProgress:
+    user_id: int
+    username: str
+    assigned: int
+    submitted: int
+    median_active_ms: float | None  # over their submitted answers
+
+    @property
+    def median_active_seconds(self) -> float | None:
+        return None if self.median_active_ms is None else self.median_active_ms / 1000
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.submitted / self.assigned) if self.assigned else 0
+
+
+def _count(queryset: QuerySet, field: str = "dataset") -> Subquery:
+    # A correlated COUNT per dataset: joining items and assignments in one query would
+    # multiply their rows (items x assignments).
+    counted = (
+        queryset.filter(**{field: OuterRef("pk")})
+        .order_by()
+        .values(field)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def datasets_overview() -> QuerySet[Dataset]:
+    """All datasets with their numbers of items, gold lines, assignments, answers and open flags."""
+    return Dataset.objects.annotate(
+        item_count=_count(Item.objects.all()),
+        gold_count=_count(GoldAnswer.objects.all(), "item__dataset"),
+        assignment_count=_count(Assignment.objects.all()),
+        submitted_count=_count(
+            Annotation.objects.filter(status=Annotation.Status.SUBMITTED), "item__dataset"
+        ),
+        open_flag_count=_count(Flag.objects.filter(resolved_at__isnull=True), "item__dataset"),
+    ).order_by("name")
+
+
+def dataset_overview(pk: int) -> Dataset:
+    return datasets_overview().get(pk=pk)
+
+
+def annotator_progress(dataset: Dataset) -> list[AnnotatorProgress]:
+    """Per annotator of the dataset: submitted / assigned and median active time per item."""
+    assigned = (
+        Assignment.objects.filter(dataset=dataset)
+        .order_by()
+        .values("annotator_id", "annotator__username")
+        .annotate(n=Count("pk"))
+    )
+    active_times: dict[int, list[int]] = defaultdict(list)
+    for annotator_id, active_ms in Annotation.objects.filter(
+        item__dataset=dataset, status=Annotation.Status.SUBMITTED
+    ).values_list("annotator_id", "active_ms"):
+        active_times[annotator_id].append(active_ms)
+    rows = [
+        AnnotatorProgress(
+            user_id=row["annotator_id"],
+            username=row["annotator__username"],
+            assigned=row["n"],
+            submitted=len(active_times[row["annotator_id"]]),
+            median_active_ms=statistics.median(active_times[row["annotator_id"]])
+            if active_times[row["annotator_id"]]
+            else None,
+        )
+        for row in assigned
+    ]
+    return sorted(rows, key=lambda row: row.username)
+
+
+def dataset_flags(dataset: Dataset) -> QuerySet[Flag]:
+    """The dataset's flags, open ones first, each with its item and the people involved."""
+    return (
+        Flag.objects.filter(item__dataset=dataset)
+        .select_related("item", "raised_by", "resolved_by")
+        .order_by(F("resolved_at").asc(nulls_first=True), "-created_at")
+    )

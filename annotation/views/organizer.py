@@ -1,0 +1,200 @@
+"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export."""
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from annotation.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
+from annotation.models import Dataset, Flag
+from annotation.roles import ORGANIZER, has_role
+from annotation.selectors.progress import annotator_progress, dataset_flags, dataset_overview, datasets_overview
+from annotation.services.assigning import AssignmentRefused, assign, release
+from annotation.services.exporting import ExportRefused, build_submission
+from annotation.services.importing import ImportRefused, SourceFile, import_dataset, import_gold
+from annotation.services.organizing import resolve_flag, set_frozen
+
+
+def organizer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous users go to the login page; logged-in non-organizers get 403."""
+
+    @login_required
+    @wraps(view)
+    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not has_role(request.user, ORGANIZER):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def _source(upload: UploadedFile) -> SourceFile:
+    return SourceFile(name=upload.name, data=upload.read())
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_list(request: HttpRequest) -> HttpResponse:
+    return TemplateResponse(
+        request, "annotation/organizer/dataset_list.html", {"datasets": datasets_overview()}
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dataset page; POST freezes/unfreezes it or resolves a flag (htmx: the flag's row)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action in ("freeze", "unfreeze"):
+            set_frozen(dataset, action == "freeze")
+            messages.success(
+                request, _("Answers are frozen.") if action == "freeze" else _("Answers can be edited again.")
+            )
+            return redirect("organizer_dataset", pk=dataset.pk)
+        if action == "resolve":
+            flag = get_object_or_404(Flag, pk=request.POST.get("flag"), item__dataset=dataset)
+            form = ResolveFlagForm(request.POST)
+            if form.is_valid():
+                flag = resolve_flag(flag, request.user, form.cleaned_data["note"])
+            if request.htmx:
+                flag = Flag.objects.select_related("item", "raised_by", "resolved_by").get(pk=flag.pk)
+                return TemplateResponse(
+                    request, "annotation/organizer/_flag.html", {"dataset": dataset, "flag": flag}
+                )
+            return redirect("organizer_dataset", pk=dataset.pk)
+        return HttpResponse(status=400)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/dataset_detail.html",
+        {
+            "dataset": dataset_overview(pk),
+            "progress": annotator_progress(dataset),
+            "flags": dataset_flags(dataset),
+        },
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def import_upload(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            dataset = import_dataset(
+                subtask=data["subtask"],
+                name=data["name"],
+                inputs=_source(data["inputs"]),
+                gold=_source(data["gold"]) if data["gold"] else None,
+                gold_synthetic=data["gold_synthetic"],
+                created_by=request.user,
+            )
+        except ImportRefused as refused:
+            problems = refused.problems
+        else:
+            messages.success(request, _("Dataset %(name)s imported.") % {"name": dataset.name})
+            return redirect("organizer_dataset", pk=dataset.pk)
+    return TemplateResponse(
+        request, "annotation/organizer/import.html", {"form": form, "problems": problems}
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset = get_object_or_404(Dataset, pk=pk)
+    form = GoldForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = import_gold(
+                dataset=dataset,
+                gold=_source(form.cleaned_data["gold"]),
+                gold_synthetic=form.cleaned_data["gold_synthetic"],
+            )
+        except ImportRefused as refused:
+            problems = refused.problems
+        else:
+            messages.success(request, _("%(count)d gold answers imported.") % {"count": count})
+            return redirect("organizer_dataset", pk=dataset.pk)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/import_gold.html",
+        {"dataset": dataset, "form": form, "problems": problems},
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
+    """Assign (action=assign) or move a departed annotator's unanswered items (action=release)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    action = request.POST.get("action")
+    assign_form = AssignForm(request.POST if action == "assign" else None)
+    release_form = ReleaseForm(request.POST if action == "release" else None, dataset=dataset)
+    form = assign_form if action == "assign" else release_form
+    if request.method == "POST" and form.is_valid():
+        try:
+            if action == "assign":
+                result = assign(
+                    dataset, list(form.cleaned_data["annotators"]), form.cleaned_data["per_item"]
+                )
+            else:
+                result = release(dataset, form.cleaned_data["departed"])
+        except AssignmentRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            messages.success(
+                request,
+                _("%(count)d assignments added.") % {"count": result.total_added},
+            )
+            return redirect("organizer_dataset", pk=dataset.pk)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/assign.html",
+        {
+            "dataset": dataset,
+            "assign_form": assign_form,
+            "release_form": release_form,
+            "progress": annotator_progress(dataset),
+        },
+    )
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
+    """The export page (answered, unanswered, problems); ?download=1 sends the file."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    user = get_object_or_404(User, username=annotator)
+    try:
+        submission = build_submission(dataset, user)
+    except ExportRefused as refused:
+        return TemplateResponse(
+            request,
+            "annotation/organizer/export.html",
+            {"dataset": dataset, "annotator": user, "problems": refused.problems},
+            status=409,
+        )
+    if request.GET.get("download"):
+        response = HttpResponse(submission.to_bytes(), content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = content_disposition_header(True, submission.filename)
+        return response
+    return TemplateResponse(
+        request,
+        "annotation/organizer/export.html",
+        {"dataset": dataset, "annotator": user, "submission": submission},
+    )
