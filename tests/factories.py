@@ -7,9 +7,10 @@ from django.contrib.auth.models import Group, User
 from annotation.models import Assignment, Dataset, GoldAnswer, Item
 
 _counter = itertools.count(1)
+DEFAULT_PASSWORD = "pass-Polis-123"
 
 
-def make_user(role: str = "annotator", username: str | None = None, password: str = "pass-Polis-123") -> User:
+def make_user(role: str = "annotator", username: str | None = None, password: str = DEFAULT_PASSWORD) -> User:
     username = username or f"{role}{next(_counter)}"
     user = User.objects.create_user(username=username, password=password, is_staff=role == "organizer")
     user.groups.add(Group.objects.get_or_create(name=role)[0])

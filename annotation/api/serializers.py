@@ -1,0 +1,75 @@
+"""What the REST API shows and accepts. Gold is never among the fields of any serializer."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from annotation.models import Annotation, Dataset, Item
+
+
+class ProgressSerializer(serializers.Serializer):
+    submitted = serializers.IntegerField()
+    assigned = serializers.IntegerField()
+
+
+class DatasetSerializer(serializers.ModelSerializer):
+    progress = serializers.SerializerMethodField(help_text="Your submitted / assigned items (null if none).")
+
+    class Meta:
+        model = Dataset
+        fields = ["id", "name", "subtask", "frozen", "progress"]
+
+    @extend_schema_field(ProgressSerializer(allow_null=True))
+    def get_progress(self, dataset: Dataset) -> dict | None:
+        progress = self.context["progress"].get(dataset.pk)
+        return None if progress is None else {"submitted": progress.submitted, "assigned": progress.assigned}
+
+
+class ItemSerializer(serializers.ModelSerializer):
+    position = serializers.IntegerField(
+        allow_null=True, read_only=True, help_text="The item's number in your order (null for organizers)."
+    )
+    payload = serializers.JSONField(help_text="The input record.")
+
+    class Meta:
+        model = Item
+        fields = ["id", "external_id", "position", "payload"]
+
+
+class AnnotationSerializer(serializers.ModelSerializer):
+    dataset = serializers.IntegerField(source="item.dataset_id", read_only=True)
+    external_id = serializers.CharField(source="item.external_id", read_only=True)
+
+    class Meta:
+        model = Annotation
+        fields = [
+            "id", "item", "dataset", "external_id", "answer", "status", "version",
+            "active_ms", "created_at", "updated_at", "submitted_at",
+        ]
+        read_only_fields = fields
+
+
+class AnnotationWriteSerializer(serializers.Serializer):
+    """One save: the same checks, idempotency and version check as the item page."""
+
+    answer = serializers.JSONField(help_text="The answer fields (no id), as in a submission line.")
+    status = serializers.ChoiceField(
+        choices=Annotation.Status.choices,
+        help_text="draft: only the shape is checked; submitted: the full check of the subtask.",
+    )
+    version = serializers.IntegerField(
+        min_value=0, help_text="The version this save is based on (0 when there is no answer yet)."
+    )
+    active_ms = serializers.IntegerField(
+        min_value=0, default=0,
+        help_text="Active time spent since the last save; credited up to the wall-clock time since it.",
+    )
+
+
+class AnnotationCreateSerializer(AnnotationWriteSerializer):
+    item = serializers.IntegerField(help_text="The item's id (from /api/datasets/<id>/items/).")
+
+
+class RefusalSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    problems = serializers.ListField(child=serializers.CharField())
+    current_version = serializers.IntegerField(required=False)

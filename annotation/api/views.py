@@ -1,0 +1,164 @@
+"""REST API for annotators (and organizers' read access to datasets and items).
+
+An annotator sees only datasets they have work in, only their assigned items, and only their
+own annotations; saves go through the same service as the item page. Gold is never served.
+"""
+
+from django.db.models import IntegerField, OuterRef, Subquery, Value
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotation.api.serializers import (
+    AnnotationCreateSerializer,
+    AnnotationSerializer,
+    AnnotationWriteSerializer,
+    DatasetSerializer,
+    ItemSerializer,
+    RefusalSerializer,
+)
+from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.roles import ANNOTATOR, ORGANIZER, has_role
+from annotation.selectors import queue as queues
+from annotation.services import annotating
+
+
+class Pages(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+def _require(request: Request, *roles: str) -> None:
+    if not any(has_role(request.user, role) for role in roles):
+        raise PermissionDenied
+
+
+@extend_schema(responses=DatasetSerializer(many=True))
+@api_view(["GET"])
+def dataset_list(request: Request) -> Response:
+    """Annotators: the datasets they have work in, with their progress. Organizers: all datasets."""
+    _require(request, ANNOTATOR, ORGANIZER)
+    mine = queues.datasets_with_work(request.user) if has_role(request.user, ANNOTATOR) else []
+    progress = {entry.dataset.pk: entry.progress for entry in mine}
+    datasets = Dataset.objects.order_by("name") if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]
+    return Response(DatasetSerializer(datasets, many=True, context={"progress": progress}).data)
+
+
+@extend_schema(responses=ItemSerializer(many=True))
+@api_view(["GET"])
+def dataset_items(request: Request, pk: int) -> Response:
+    """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
+    _require(request, ANNOTATOR, ORGANIZER)
+    if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        items = (
+            Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
+            .annotate(position=Subquery(
+                Assignment.objects.filter(item=OuterRef("pk"), annotator=request.user).values("position")[:1]
+            ))
+            .order_by("position")
+        )
+    elif has_role(request.user, ORGANIZER):
+        get_object_or_404(Dataset, pk=pk)
+        items = Item.objects.filter(dataset_id=pk).annotate(position=Value(None, IntegerField())).order_by("ordinal")
+    else:
+        raise NotFound
+    paginator = Pages()
+    page = paginator.paginate_queryset(items.only("id", "external_id", "payload"), request)
+    return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
+
+
+def _refused(refusal: annotating.SaveRefused) -> Response:
+    body = {"detail": " ".join(refusal.messages), "problems": refusal.messages}
+    if isinstance(refusal, annotating.StaleVersion):
+        body["current_version"] = refusal.current.version
+        return Response(body, status=status.HTTP_409_CONFLICT)
+    if isinstance(refusal, annotating.DatasetFrozen):
+        return Response(body, status=status.HTTP_403_FORBIDDEN)
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _save(assignment: Assignment, data: dict, created_status: int) -> Response:
+    try:
+        outcome = annotating.save_answer(
+            assignment=assignment,
+            answer=data["answer"],
+            submit=data["status"] == Annotation.Status.SUBMITTED,
+            based_on_version=data["version"],
+            active_ms=data["active_ms"],
+        )
+    except annotating.SaveRefused as refusal:
+        return _refused(refusal)
+    created = outcome.changed and outcome.annotation.version == 1
+    return Response(
+        AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
+    )
+
+
+def _own_annotations(request: Request):
+    return Annotation.objects.filter(annotator=request.user).select_related("item").order_by("pk")
+
+
+@extend_schema(
+    methods=["GET"],
+    parameters=[OpenApiParameter("dataset", int, description="Only the answers in this dataset.")],
+    responses=AnnotationSerializer(many=True),
+)
+@extend_schema(
+    methods=["POST"],
+    request=AnnotationCreateSerializer,
+    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 400: RefusalSerializer,
+               403: RefusalSerializer, 409: RefusalSerializer},
+)
+@api_view(["GET", "POST"])
+def annotation_list(request: Request) -> Response:
+    """Your own answers; POST saves the answer to one of your assigned items (201 when it is
+    the first save, 200 when an identical answer was already stored and nothing was written)."""
+    _require(request, ANNOTATOR)
+    if request.method == "GET":
+        annotations = _own_annotations(request)
+        if request.query_params.get("dataset", "").isdigit():
+            annotations = annotations.filter(item__dataset_id=int(request.query_params["dataset"]))
+        paginator = Pages()
+        page = paginator.paginate_queryset(annotations, request)
+        return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)
+    incoming = AnnotationCreateSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    assignment = (
+        Assignment.objects.select_related("item", "dataset")
+        .filter(item_id=incoming.validated_data["item"], annotator=request.user)
+        .first()
+    )
+    if assignment is None:
+        raise NotFound
+    return _save(assignment, incoming.validated_data, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    methods=["PUT"],
+    request=AnnotationWriteSerializer,
+    responses={200: AnnotationSerializer, 400: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
+)
+@extend_schema(methods=["GET"], responses=AnnotationSerializer)
+@api_view(["GET", "PUT"])
+def annotation_detail(request: Request, pk: int) -> Response:
+    """One of your answers; PUT saves a new version of it (send the version you saw)."""
+    _require(request, ANNOTATOR)
+    annotation = get_object_or_404(_own_annotations(request), pk=pk)
+    if request.method == "GET":
+        return Response(AnnotationSerializer(annotation).data)
+    incoming = AnnotationWriteSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    assignment = (
+        Assignment.objects.select_related("item", "dataset")
+        .filter(item_id=annotation.item_id, annotator=request.user)
+        .first()
+    )
+    if assignment is None:
+        raise NotFound
+    return _save(assignment, incoming.validated_data, status.HTTP_200_OK)

@@ -1,0 +1,214 @@
+"""An annotator's writes: saving answers (drafts and submits), skipping, flagging.
+
+One service for the item page and the API, so both validate, version and time answers alike.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.widgets import widget_for
+from scoring.problems import Problem
+from scoring.validation import answer_problems, draft_problems
+
+CLOCK_SALT = "annotation.active-time-clock"
+
+
+class SaveRefused(Exception):
+    """The answer was not stored; ``messages`` say why, for the annotator."""
+
+    def __init__(self, messages: list[str]):
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+class DatasetFrozen(SaveRefused):
+    def __init__(self) -> None:
+        super().__init__([_("This dataset is frozen: its answers can no longer be changed.")])
+
+
+class StaleVersion(SaveRefused):
+    """Someone saved a different answer since the version this save was based on."""
+
+    def __init__(self, current: Annotation):
+        super().__init__(
+            [
+                _(
+                    "This answer was changed in another tab or browser since you opened it "
+                    "(it is now at version %(version)s), so your change was not saved. "
+                    "Reload the page to see the current answer."
+                )
+                % {"version": current.version}
+            ]
+        )
+        self.current = current
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    annotation: Annotation
+    changed: bool  # False: the same answer was already stored, nothing was written
+
+
+# The annotator's words for the checks of scoring (whose messages are English, for the CLI);
+# a code not listed here keeps scoring's own message.
+PROBLEM_TEXTS = {
+    "required": gettext_lazy("is required"),
+    "unexpected_field": gettext_lazy("is not a field of this answer"),
+    "enum": gettext_lazy("is not one of the allowed values"),
+    "type": gettext_lazy("has the wrong type"),
+    "blank": gettext_lazy("must not be blank"),
+    "minLength": gettext_lazy("must not be empty"),
+    "correction_for_correct": gettext_lazy("must be empty when the sentence is POPRAWNE"),
+    "missing_correction": gettext_lazy("must hold the whole corrected sentence when it is NIEPOPRAWNE"),
+    "unsorted": gettext_lazy("positions must be ascending, each once"),
+    "in_both": gettext_lazy("a position cannot be both required and optional"),
+    "unknown_marker": gettext_lazy("names a position the sentence does not have"),
+}
+
+
+def problem_message(problem: Problem) -> str:
+    text = PROBLEM_TEXTS.get(problem.code, problem.message)
+    return f"{problem.field}: {text}" if problem.field else str(text)
+
+
+# ---- active time: the server credits at most the wall-clock time since the page or the last save ----
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def start_clock(assignment: Assignment) -> str:
+    """A signed note of when this page (or save) was served, for crediting active time."""
+    return signing.dumps([assignment.annotator_id, assignment.item_id, _now_ms()], salt=CLOCK_SALT)
+
+
+def _clock_started_ms(token: str | None, assignment: Assignment) -> int | None:
+    if not token:
+        return None
+    try:
+        user_id, item_id, started_ms = signing.loads(token, salt=CLOCK_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if user_id != assignment.annotator_id or item_id != assignment.item_id:
+        return None
+    return started_ms
+
+
+def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation | None) -> int:
+    """The claimed active time, never more than the wall-clock time since the later of the
+    page being served and the last save (no clock and no earlier save: nothing is credited)."""
+    since = [started_ms] if started_ms is not None else []
+    if annotation is not None:
+        since.append(int(annotation.updated_at.timestamp() * 1000))
+    if not since:
+        return 0
+    return max(0, min(claimed_ms, _now_ms() - max(since)))
+
+
+# ---- saving ----
+
+
+def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]:
+    subtask = assignment.dataset.subtask
+    if not isinstance(answer, dict):
+        return [_("The answer must be a JSON object with the answer fields.")]
+    if not submit:
+        return [problem_message(problem) for problem in draft_problems(subtask, answer)]
+    payload = assignment.item.payload
+    found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
+    return found or widget_for(subtask).submit_checks(answer, payload)
+
+
+def save_answer(
+    *,
+    assignment: Assignment,
+    answer: object,
+    submit: bool,
+    based_on_version: int,
+    active_ms: int = 0,
+    clock: str | None = None,
+) -> SaveOutcome:
+    """Store the annotator's answer to an assigned item as a draft or submitted.
+
+    ``based_on_version`` is the version the annotator last saw (0: none yet). Sending what is
+    already stored succeeds and writes nothing; a different answer based on an old version is
+    refused (StaleVersion), as is any change once the dataset is frozen. Every real save bumps
+    the version and appends an AnnotationRevision.
+    """
+    if assignment.dataset.frozen:
+        raise DatasetFrozen
+    refusals = _refusals(assignment, answer, submit)
+    if refusals:
+        raise SaveRefused(refusals)
+    status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
+    try:
+        with transaction.atomic():
+            annotation = (
+                Annotation.objects.select_for_update()
+                .filter(item_id=assignment.item_id, annotator_id=assignment.annotator_id)
+                .first()
+            )
+            if annotation is not None and annotation.answer == answer and annotation.status == status:
+                return SaveOutcome(annotation, changed=False)
+            if annotation is not None and annotation.version != based_on_version:
+                raise StaleVersion(annotation)
+            if annotation is not None and annotation.status == Annotation.Status.SUBMITTED and not submit:
+                raise SaveRefused([_("This answer is already submitted: save a change with “Save & next”.")])
+            credited = _credited_ms(active_ms, _clock_started_ms(clock, assignment), annotation)
+            now = timezone.now()
+            if annotation is None:
+                annotation = Annotation.objects.create(
+                    item_id=assignment.item_id,
+                    annotator_id=assignment.annotator_id,
+                    answer=answer,
+                    status=status,
+                    active_ms=credited,
+                    version=1,
+                    submitted_at=now if submit else None,
+                )
+            else:
+                annotation.answer = answer
+                annotation.status = status
+                annotation.active_ms += credited
+                annotation.version += 1
+                if submit:
+                    annotation.submitted_at = now
+                annotation.save(
+                    update_fields=["answer", "status", "active_ms", "version", "submitted_at", "updated_at"]
+                )
+            AnnotationRevision.objects.create(
+                annotation=annotation,
+                version=annotation.version,
+                answer=answer,
+                status=status,
+                active_ms=annotation.active_ms,
+            )
+    except IntegrityError:
+        # A first save from another tab created the annotation between our read and write.
+        current = Annotation.objects.get(item_id=assignment.item_id, annotator_id=assignment.annotator_id)
+        if current.answer == answer and current.status == status:
+            return SaveOutcome(current, changed=False)
+        raise StaleVersion(current) from None
+    return SaveOutcome(annotation, changed=True)
+
+
+def skip(assignment: Assignment) -> None:
+    """Send the item to the end of the annotator's queue (it keeps its number)."""
+    Assignment.objects.filter(pk=assignment.pk).update(skipped_at=timezone.now())
+
+
+def raise_flag(assignment: Assignment, comment: str) -> Flag:
+    comment = comment.strip()
+    if not comment:
+        raise SaveRefused([_("Say in a comment what is wrong with this item.")])
+    return Flag.objects.create(item_id=assignment.item_id, raised_by_id=assignment.annotator_id, comment=comment)

@@ -1,0 +1,244 @@
+"""The annotator's pages: continue a queue, the item page (and its htmx partials), the end
+of a queue, and the list of their answers."""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from annotation.models import Annotation, Assignment, Dataset
+from annotation.roles import ANNOTATOR, has_role
+from annotation.selectors import queue as queues
+from annotation.services import annotating
+from annotation.subtask_titles import SUBTASK_TITLES
+from annotation.widgets import widget_for
+
+
+# The page's script trusts only these: a login page or a proxy's error page in reply to a save
+# is neither, so the answer stays in the browser and is sent again.
+SAVED_HEADER = "X-Polis-Version"
+REFUSED_HEADER = "X-Polis-Refused"
+
+
+def annotator_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous users go to the login page; logged-in users without the annotator role get 403."""
+
+    @login_required
+    @wraps(view)
+    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not has_role(request.user, ANNOTATOR):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def _item_url(assignment: Assignment) -> str:
+    return reverse("annotate_item", args=[assignment.dataset_id, assignment.position])
+
+
+def _next_url(request: HttpRequest, dataset_id: int, after_position: int = 0) -> str:
+    following = queues.next_unanswered(request.user, dataset_id, after_position)
+    return _item_url(following) if following else reverse("queue_done", args=[dataset_id])
+
+
+@annotator_required
+@require_GET
+def annotate_continue(request: HttpRequest, dataset_pk: int) -> HttpResponse:
+    """The first item of the queue without a submitted answer (or the end-of-queue page)."""
+    if not queues.queue(request.user, dataset_pk).exists():
+        raise Http404
+    return redirect(_next_url(request, dataset_pk))
+
+
+@annotator_required
+@require_GET
+def queue_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
+    if not queues.queue(request.user, dataset_pk).exists():
+        raise Http404
+    dataset = get_object_or_404(Dataset, pk=dataset_pk)
+    return TemplateResponse(
+        request,
+        "annotation/queue_done.html",
+        {"dataset": dataset, "progress": queues.progress(request.user, dataset_pk)},
+    )
+
+
+@annotator_required
+@require_GET
+def my_answers(request: HttpRequest) -> HttpResponse:
+    page = Paginator(queues.submitted_answers(request.user), 50).get_page(request.GET.get("page"))
+    return TemplateResponse(request, "annotation/my_answers.html", {"page": page})
+
+
+@annotator_required
+@require_http_methods(["GET", "POST"])
+def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpResponse:
+    """The item page; POST intents draft/submit/skip/flag; ?partial=<name> goes to the widget."""
+    partial = request.GET.get("partial")
+    if request.method == "GET" and partial is None:
+        assignment = queues.assignment_for_page(request.user, dataset_pk, position)
+        if assignment is None:
+            raise Http404
+        return _item_page(request, assignment)
+    # Saves and partials skip the page's progress counts: they run on every answer.
+    assignment = queues.assignment_at(request.user, dataset_pk, position)
+    if assignment is None:
+        raise Http404
+    widget = widget_for(assignment.dataset.subtask)
+    if partial is not None:
+        if partial not in widget.partials:
+            raise Http404
+        return widget.partials[partial](request, assignment.item)
+    intent = request.POST.get("intent")
+    if intent in ("draft", "submit"):
+        return _save(request, assignment, submit=intent == "submit")
+    if intent == "skip":
+        annotating.skip(assignment)
+        return redirect(_next_url(request, dataset_pk, assignment.position))
+    if intent == "flag":
+        return _flag(request, assignment)
+    return HttpResponseBadRequest(_("Unknown action."))
+
+
+def _item_page(
+    request: HttpRequest, assignment: Assignment, problems: list[str] | None = None, status: int = 200
+) -> TemplateResponse:
+    """The page of an assignment from ``assignment_for_page``."""
+    widget = widget_for(assignment.dataset.subtask)
+    answer = assignment.answer
+    submitted = assignment.answer_status == Annotation.Status.SUBMITTED
+    payload = assignment.item.payload
+    dataset = assignment.dataset
+    config = {
+        "frozen": dataset.frozen,
+        "submitted": submitted,
+        "storageKey": f"{assignment.annotator_id}:{assignment.item_id}",
+        "messages": _script_messages(),
+    }
+    context = {
+        "assignment": assignment,
+        "dataset": dataset,
+        "subtask_title": SUBTASK_TITLES[dataset.subtask],
+        "item": assignment.item,
+        "payload": payload,
+        "answer": answer,
+        "answer_version": assignment.answer_version,
+        "submitted": submitted,
+        "progress": queues.Progress(submitted=assignment.submitted_count, assigned=assignment.assigned_count),
+        "previous_position": assignment.previous_position,
+        "widget": widget,
+        "guideline_template": f"annotation/guidelines/{dataset.subtask}.html",
+        "clock": annotating.start_clock(assignment),
+        "config": config,
+        "problems": problems or [],
+        **widget.context(payload, answer),
+    }
+    return TemplateResponse(request, "annotation/item.html", context, status=status)
+
+
+def _script_messages() -> dict[str, str]:
+    """Texts the page's script shows, translated here so the page needs no catalogue request."""
+    return {
+        "saving": _("Saving…"),
+        "failedRetry": _(
+            "Not saved: no connection, a server error, or you were logged out. The answer is kept "
+            "in this browser; trying again in %(seconds)s s."
+        ),
+        "submitFailed": _(
+            "Could not reach the server. The answer is kept in this browser; press Enter to try again."
+        ),
+        "editedSubmitted": _("Changed. Press Enter to save the change."),
+        "restored": _("Restored a change from this browser that had not reached the server yet."),
+        "frozen": _("This dataset is frozen: its answers can no longer be changed."),
+        "keySaveNext": _("Save and open the next item"),
+        "keySaveNextAnywhere": _("Save and open the next item, also while typing"),
+        "keyPrevious": _("Previous item"),
+        "keySkip": _("Skip (the item comes back at the end)"),
+        "keyFlag": _("Flag a problem with this item"),
+        "keyGuideline": _("Show or hide the guideline"),
+        "keyHelp": _("Show the keys"),
+        "keyEscape": _("Leave the text field or close a window"),
+    }
+
+
+def _posted_int(request: HttpRequest, name: str) -> int:
+    try:
+        return max(0, int(request.POST.get(name) or 0))
+    except ValueError:
+        return 0
+
+
+def _refusal_status(refusal: annotating.SaveRefused) -> int:
+    if isinstance(refusal, annotating.StaleVersion):
+        return 409
+    if isinstance(refusal, annotating.DatasetFrozen):
+        return 403
+    return 422
+
+
+def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpResponse:
+    try:
+        answer = json.loads(request.POST.get("answer") or "null")
+    except ValueError:
+        answer = None
+    try:
+        outcome = annotating.save_answer(
+            assignment=assignment,
+            answer=answer,
+            submit=submit,
+            based_on_version=_posted_int(request, "version"),
+            active_ms=_posted_int(request, "active_ms"),
+            clock=request.POST.get("clock"),
+        )
+    except annotating.SaveRefused as refusal:
+        status = _refusal_status(refusal)
+        if not request.htmx:
+            page_assignment = queues.assignment_for_page(request.user, assignment.dataset_id, assignment.position)
+            return _item_page(request, page_assignment, problems=refusal.messages, status=status)
+        response = TemplateResponse(
+            request,
+            "annotation/partials/save_refused.html",
+            {"problems": refusal.messages, "stale": status == 409, "item_url": _item_url(assignment)},
+            status=status,
+        )
+        response[REFUSED_HEADER] = "1"
+        return response
+    if submit:
+        next_url = _next_url(request, assignment.dataset_id, assignment.position)
+        response = HttpResponseClientRedirect(next_url) if request.htmx else redirect(next_url)
+    else:
+        response = TemplateResponse(
+            request,
+            "annotation/partials/save_done.html",
+            {"annotation": outcome.annotation, "clock": annotating.start_clock(assignment)},
+        )
+    response[SAVED_HEADER] = str(outcome.annotation.version)
+    return response
+
+
+def _flag(request: HttpRequest, assignment: Assignment) -> HttpResponse:
+    try:
+        annotating.raise_flag(assignment, request.POST.get("comment", ""))
+    except annotating.SaveRefused as refusal:
+        if not request.htmx:
+            messages.error(request, " ".join(refusal.messages))
+            return redirect(_item_url(assignment))
+        return TemplateResponse(
+            request, "annotation/partials/flag_result.html", {"problems": refusal.messages}, status=422
+        )
+    if not request.htmx:
+        messages.success(request, _("Thank you: the organizers will look at this item."))
+        return redirect(_item_url(assignment))
+    return TemplateResponse(request, "annotation/partials/flag_result.html", {"problems": []})

@@ -1,0 +1,54 @@
+"""The answer area of the item page: one Widget per subtask.
+
+A subtask's widget is the ``WIDGET`` of the module ``annotation/widgets/<subtask key>.py``;
+a subtask without such a module gets the raw JSON form (``annotation/widgets/raw.py``), so the
+whole flow works before, and independently of, the dedicated widgets.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.http import HttpRequest, HttpResponse
+
+from scoring.subtasks import SUBTASK_KEYS
+
+if TYPE_CHECKING:
+    from annotation.models import Item
+
+
+@dataclass(frozen=True)
+class Widget:
+    # Included inside the item page's answer form; gets item, payload, answer and context(...).
+    template: str
+    # Static path of the widget's one JS module (loaded with type="module" after core.js).
+    script: str | None
+    # (item payload, current answer fields or None) -> extra template context.
+    context: Callable[[dict, dict | None], dict]
+    # (answer, item payload) -> refusals beyond scoring.answer_problems, as translated messages.
+    submit_checks: Callable[[dict, dict], list[str]] = lambda answer, payload: []
+    # htmx partials, served by the item view for ?partial=<name> (GET or POST).
+    partials: Mapping[str, Callable[[HttpRequest, Item], HttpResponse]] = field(default_factory=dict)
+
+
+def _load(key: str) -> Widget:
+    module_name = f"{__name__}.{key}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:  # a missing dependency of an existing widget is a real error
+            raise
+        from annotation.widgets.raw import raw_widget
+
+        return raw_widget(key)
+    return module.WIDGET
+
+
+WIDGETS: dict[str, Widget] = {key: _load(key) for key in SUBTASK_KEYS}
+
+
+def widget_for(subtask: str) -> Widget:
+    return WIDGETS[subtask]

@@ -1,0 +1,50 @@
+"""The coreference widget (subtask 4): the context with the target [T] and the candidate
+mentions [A]–[D] highlighted, each in its own style with its letter, and the candidates
+listed beside it; one choice."""
+
+import re
+
+from django.utils.safestring import SafeString
+
+from annotation.widgets import Widget
+from annotation.widgets.markup import MENTION, element, mark_up
+from annotation.widgets.wsd import LETTERS
+
+TARGET = "T"
+_TARGET_MENTION = re.compile(r"\[T\](?P<body>.*?)\[/T\]", re.DOTALL)
+
+
+def _mention(match: re.Match[str], inner: SafeString | None) -> SafeString:
+    label = match["label"]
+    badge = element("span", label, {"class": "mention-badge"})
+    attrs = {"class": f"mention mention-{label}", "data-mention": label}
+    if label != TARGET:
+        attrs["data-choice"] = label
+    return element("mark", badge + (inner or ""), attrs)
+
+
+def context(payload: dict, answer: dict | None) -> dict:
+    candidates = payload.get("candidates") or {}
+    choice = (answer or {}).get("answer")
+    return {
+        "context_html": mark_up(str(payload.get("context", "")), MENTION, _mention),
+        "target_text": _target_text(str(payload.get("context", ""))),
+        "candidates": [
+            {"letter": letter, "number": number, "text": str(candidates.get(letter, ""))}
+            for number, letter in enumerate(LETTERS, start=1)
+        ],
+        "choice": choice if choice in LETTERS else None,
+    }
+
+
+def _target_text(text: str) -> str:
+    """The target mention as plain text, markers of mentions nested in it removed."""
+    match = _TARGET_MENTION.search(text)
+    return MENTION.sub(lambda inner: inner["body"], match["body"]) if match else ""
+
+
+WIDGET = Widget(
+    template="annotation/widgets/coreference.html",
+    script="annotation/widgets/coreference.js",
+    context=context,
+)

@@ -1,0 +1,243 @@
+"""The discourse tree editor (subtask `discourse`).
+
+The page's JavaScript keeps the edits (selection, heads, labels, undo); after each edit it
+posts the draft to the `tree` partial, which draws the list of units with their heads, the
+indented tree and the problems of scoring.discourse.tree_problems next to the unit they
+concern. Tree validity is decided there and only there; this module only translates its
+codes and lays the draft out.
+
+Units the annotator has not touched yet are left out of the draft, so the scorer reports
+them as `missing_du` ("not attached yet") instead of as extra roots.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from annotation.models import Item
+from annotation.widgets import Widget
+from scoring.discourse import PASSAGE, RELATIONS, tree_problems
+
+PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
+SNIPPET_LENGTH = 60
+
+# One message per problem code of scoring.discourse.tree_problems (tests hold them equal).
+PROBLEM_MESSAGES = {
+    "duplicate_du": _("This unit is given more than once."),
+    "unknown_du": _("This unit is not a unit of this passage."),
+    "missing_du": _("Not attached yet: choose its head or make it the root."),
+    "no_root": _("No unit is the root: make one unit the root."),
+    "multiple_roots": _("A second root: only one unit may be the root; attach the others to a head."),
+    "root_with_relation": _("The root must have no relation."),
+    "unknown_head": _("Its head is not a unit of this passage."),
+    "self_attachment": _("A unit cannot be its own head."),
+    "cycle": _("On a cycle: following the heads from here comes back here."),
+    "missing_relation": _("No relation yet: choose a label."),
+    "unknown_relation": _("The relation is not one of the 21 labels."),
+}
+
+
+class ShownProblem(NamedTuple):
+    code: str  # from scoring.discourse.tree_problems
+    message: str
+
+
+@dataclass(frozen=True)
+class Part:
+    text: str
+    gap_before: bool  # other text of the passage comes between this part and the previous one
+
+
+@dataclass
+class Unit:
+    """One DU as the editor shows it, with the draft's head and relation for it."""
+
+    du_id: str
+    number: int  # position in text order, from 1: what the annotator types to choose a head
+    parts: list[Part]
+    attached: bool = False  # the draft has an entry for it
+    head: str | None = None
+    head_number: int | None = None
+    relation: str | None = None
+    problems: list[ShownProblem] = field(default_factory=list)
+
+    @property
+    def is_root(self) -> bool:
+        return self.attached and self.head is None
+
+    @property
+    def snippet(self) -> str:
+        text = " … ".join(part.text for part in self.parts)
+        return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    unit: Unit
+    depth: int
+
+
+def units_in_text_order(payload: dict) -> list[Unit]:
+    """The passage's DUs sorted by where they start; each DU's parts in their order."""
+    raw_units = [unit for unit in payload.get("discourse_units", []) if isinstance(unit, dict)]
+
+    def sorted_parts(unit: dict) -> list[dict]:
+        return sorted(unit.get("parts", []), key=lambda part: part.get("order", 0))
+
+    def start(unit: dict) -> int:
+        parts = sorted_parts(unit)
+        return parts[0].get("order", 0) if parts else 0
+
+    def shown_parts(unit: dict) -> list[Part]:
+        shown: list[Part] = []
+        previous_order = None
+        for part in sorted_parts(unit):
+            order = part.get("order", 0)
+            # `order` numbers the parts of the whole passage: a jump means other text between.
+            gap = previous_order is not None and order != previous_order + 1
+            shown.append(Part(text=str(part.get("text", "")), gap_before=gap))
+            previous_order = order
+        return shown
+
+    return [
+        Unit(du_id=str(unit.get("du_id", "")), number=number, parts=shown_parts(unit))
+        for number, unit in enumerate(sorted(raw_units, key=start), start=1)
+    ]
+
+
+def draft_entries(answer: dict | None) -> list[dict]:
+    entries = (answer or {}).get("discourse_units")
+    return entries if isinstance(entries, list) else []
+
+
+def shown_problems(codes: list[str]) -> list[ShownProblem]:
+    return [ShownProblem(code, str(PROBLEM_MESSAGES.get(code, code))) for code in codes]
+
+
+def tree_view(payload: dict, answer: dict | None) -> dict:
+    """Everything the tree partial draws: the units with heads and problems, the tree rows."""
+    units = units_in_text_order(payload)
+    by_id = {unit.du_id: unit for unit in units}
+    entries = draft_entries(answer)
+    for entry in entries:
+        unit = by_id.get(entry.get("du_id")) if isinstance(entry, dict) else None
+        if unit is None or unit.attached:
+            continue  # unknown or repeated entries are reported by the tree check
+        unit.attached = True
+        unit.head = entry.get("head") if isinstance(entry.get("head"), str) else None
+        unit.relation = entry.get("relation") if isinstance(entry.get("relation"), str) else None
+        head_unit = by_id.get(unit.head) if unit.head is not None else None
+        unit.head_number = head_unit.number if head_unit else None
+
+    problems = tree_problems([unit.du_id for unit in units], entries)
+    for unit in units:
+        unit.problems = shown_problems(problems.get(unit.du_id, []))
+
+    return {
+        "units": units,
+        "tree_rows": _tree_rows(units, by_id),
+        "detached": [unit for unit in units if unit.attached and not _reaches_root(unit, by_id)],
+        "unattached": [unit for unit in units if not unit.attached],
+        "passage_problems": shown_problems(problems.get(PASSAGE, [])),
+        "problem_count": sum(len(codes) for codes in problems.values()),
+        # Words repeated on every row, translated once: the partial is drawn after each edit.
+        "words": {
+            "gap": gettext("other text of the passage comes here"),
+            "not_attached": gettext("not attached"),
+            "root": gettext("root"),
+            "no_relation": gettext("no relation"),
+            "head": gettext("head"),
+            "head_title": gettext("Make this unit the head of the selected unit"),
+        },
+    }
+
+
+def _tree_rows(units: list[Unit], by_id: dict[str, Unit]) -> list[TreeRow]:
+    """The units hanging from each root, depth first, children in text order."""
+    children: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.head is not None and unit.head in by_id and unit.head != unit.du_id:
+            children.setdefault(unit.head, []).append(unit)
+    rows: list[TreeRow] = []
+    stack = [(root, 0) for root in reversed(units) if root.is_root]
+    while stack:
+        unit, depth = stack.pop()
+        rows.append(TreeRow(unit=unit, depth=depth))
+        stack.extend((child, depth + 1) for child in reversed(children.get(unit.du_id, [])))
+    return rows
+
+
+def _reaches_root(unit: Unit, by_id: dict[str, Unit]) -> bool:
+    """Whether following heads from `unit` ends at a root (drawing only, not a validity check)."""
+    seen: set[str] = set()
+    current: Unit | None = unit
+    while current is not None and current.du_id not in seen:
+        if current.is_root:
+            return True
+        seen.add(current.du_id)
+        current = by_id.get(current.head) if current.head is not None else None
+    return False
+
+
+def context(payload: dict, answer: dict | None) -> dict:
+    view = tree_view(payload, answer)
+    return {
+        **view,
+        "relations": RELATIONS,
+        "du_order": [unit.du_id for unit in view["units"]],
+        "discourse_text": _script_text(),
+    }
+
+
+def _script_text() -> dict:
+    """The words discourse.js shows, in the annotator's language."""
+    return {
+        "unit": gettext("Unit %(number)s"),
+        "root": gettext("root"),
+        "notAttached": gettext("not attached"),
+        "noRelation": gettext("no relation"),
+        "selectFirst": gettext("Select a unit first (click it, or J/K)."),
+        "headFirst": gettext("Give the unit a head before its relation."),
+        "noSuchUnit": gettext("There is no unit %(number)s."),
+        "typeRelation": gettext("Type the first letters of a relation."),
+        "nothingToUndo": gettext("Nothing to undo."),
+        "nothingToRedo": gettext("Nothing to redo."),
+        "keys": {
+            "next": gettext("Next unit"),
+            "previous": gettext("Previous unit"),
+            "head": gettext("Digits: the head's number, then Enter"),
+            "relation": gettext("Choose the relation (type its first letters, Enter)"),
+            "root": gettext("Make the selected unit the root"),
+            "detach": gettext("Detach the selected unit"),
+            "undo": gettext("Undo"),
+            "redo": gettext("Redo"),
+        },
+    }
+
+
+def tree_partial(request: HttpRequest, item: Item) -> HttpResponse:
+    """The drawn tree and its problems for the draft posted as `answer` (nothing is saved)."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    try:
+        answer = json.loads(request.POST.get("answer", ""))
+    except json.JSONDecodeError:
+        return HttpResponseBadRequest(gettext("answer: not valid JSON."))
+    if not isinstance(answer, dict):
+        return HttpResponseBadRequest(gettext("answer: must be a JSON object."))
+    return render(request, PARTIAL_TEMPLATE, tree_view(item.payload, answer))
+
+
+WIDGET = Widget(
+    template="annotation/widgets/discourse.html",
+    script="annotation/widgets/discourse.js",
+    context=context,
+    partials={"tree": tree_partial},
+)

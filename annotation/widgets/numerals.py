@@ -1,0 +1,73 @@
+"""The numerals widget (subtask 2): the sentence with its [[digits]] target, a text field
+for the written-out numeral, and a form check of the typed words (the `form_check` partial).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from annotation.numeral_forms import check_words
+from annotation.widgets import Widget
+from annotation.widgets.markup import NUMERAL_TARGET, highlight
+
+if TYPE_CHECKING:
+    from annotation.models import Item
+
+_DIGIT = re.compile(r"\d")
+# The text field's name; not "answer", which the item page's form already uses.
+FIELD = "numeral"
+# The longest written-out numeral of the benchmark is far shorter; the check stops there.
+MAX_CHECKED_CHARS = 300
+
+
+def _check_context(value: str, payload: dict) -> dict:
+    """The form check of what is typed, and the refusals a save of it would get."""
+    words = check_words(value[:MAX_CHECKED_CHARS])
+    return {
+        "checked_words": words,
+        "unknown_words": sum(not word.is_numeral for word in words),
+        "refusals": submit_checks({"answer": value}, payload),
+    }
+
+
+def context(payload: dict, answer: dict | None) -> dict:
+    value = (answer or {}).get("answer")
+    value = value if isinstance(value, str) else ""
+    return {
+        "sentence_html": highlight(str(payload.get("sentence", "")), NUMERAL_TARGET),
+        "field": FIELD,
+        "numeral": value,
+        **_check_context(value, payload),
+    }
+
+
+def submit_checks(answer: dict, payload: dict) -> list[str]:
+    value = answer.get("answer")
+    if not isinstance(value, str):
+        return []
+    problems = []
+    if _DIGIT.search(value):
+        problems.append(_("Write the number in words: the answer may not contain digits."))
+    if "[[" in value or "]]" in value:
+        problems.append(_("Write only the numeral, without the [[ ]] brackets."))
+    return problems
+
+
+def form_check_partial(request: HttpRequest, item: Item) -> HttpResponse:
+    data = request.POST if request.method == "POST" else request.GET
+    context = _check_context(data.get(FIELD, ""), item.payload)
+    return render(request, "annotation/widgets/numerals_check.html", context)
+
+
+WIDGET = Widget(
+    template="annotation/widgets/numerals.html",
+    script="annotation/widgets/numerals.js",
+    context=context,
+    submit_checks=submit_checks,
+    partials={"form_check": form_check_partial},
+)

@@ -1,0 +1,27 @@
+"""The word-sense widget (subtask 3): the reference sentence and four candidate cards A–D,
+each with its [[TARGET]] word highlighted; one choice."""
+
+from annotation.widgets import Widget
+from annotation.widgets.markup import WSD_TARGET, highlight
+
+LETTERS = ("A", "B", "C", "D")
+
+
+def context(payload: dict, answer: dict | None) -> dict:
+    candidates = payload.get("candidates") or {}
+    choice = (answer or {}).get("answer")
+    return {
+        "reference_html": highlight(str(payload.get("reference_sentence", "")), WSD_TARGET),
+        "candidates": [
+            {"letter": letter, "number": number, "html": highlight(str(candidates.get(letter, "")), WSD_TARGET)}
+            for number, letter in enumerate(LETTERS, start=1)
+        ],
+        "choice": choice if choice in LETTERS else None,
+    }
+
+
+WIDGET = Widget(
+    template="annotation/widgets/wsd.html",
+    script="annotation/widgets/wsd.js",
+    context=context,
+)

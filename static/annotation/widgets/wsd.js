@@ -1,0 +1,8 @@
+// Word sense: one of the candidate cards A–D is the answer.
+import { choiceGroup } from "./choice.js";
+
+const cards = choiceGroup(document.querySelector(".wsd-widget [role=radiogroup]"), {
+  onChoose: (letter) => Polis.setAnswer({ answer: letter }),
+});
+cards.show(Polis.initialAnswer()?.answer);
+cards.focusStart();

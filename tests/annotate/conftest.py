@@ -1,0 +1,51 @@
+"""Shared builders for the annotator tests: small wsd datasets assigned in input order."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import assign_in_order, make_dataset, make_user
+
+GOLD_MARK = "ZŁOTY-KLUCZ-ODPOWIEDZI"
+
+
+def wsd_records(count: int) -> list[dict]:
+    return [
+        {
+            "id": f"wsd-{number}",
+            "reference_sentence": f"Zdanie {number} z [[TARGET]]zamkiem[[/TARGET]].",
+            "candidates": {letter: f"{letter}: [[TARGET]]zamek[[/TARGET]] nr {number}." for letter in "ABCD"},
+        }
+        for number in range(1, count + 1)
+    ]
+
+
+def morphosyntax_records(count: int) -> list[dict]:
+    return [{"id": f"m-{number}", "sentence": f"Kot {number} śpią na kanapie."} for number in range(1, count + 1)]
+
+
+def item_url(dataset, position: int) -> str:
+    return reverse("annotate_item", args=[dataset.pk, position])
+
+
+def htmx_post(client, url: str, data: dict, **extra):
+    """A POST as the item page's script sends it (htmx)."""
+    return client.post(url, data, HTTP_HX_REQUEST="true", **extra)
+
+
+@pytest.fixture
+def annotator():
+    return make_user("annotator")
+
+
+@pytest.fixture
+def wsd_queue(annotator):
+    """An annotator with a 5-item wsd dataset assigned in input order."""
+    dataset = make_dataset("wsd", wsd_records(5))
+    assign_in_order(dataset, annotator)
+    return annotator, dataset
+
+
+@pytest.fixture
+def logged_in(client, wsd_queue):
+    client.force_login(wsd_queue[0])
+    return client

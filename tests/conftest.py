@@ -1,0 +1,21 @@
+"""Suite-wide rules.
+
+With CI=true nothing may be skipped: a test that would skip (no PostgreSQL, no
+browser, ...) is reported as a failure instead, so CI cannot pass by skipping.
+"""
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where nothing may be skipped: {reason}"
+    return report
