@@ -120,6 +120,8 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 
 def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]:
     subtask = assignment.dataset.subtask
+    if answer is None or answer == {}:
+        return [_("Nothing is chosen or typed yet.")]
     if not isinstance(answer, dict):
         return [_("The answer must be a JSON object with the answer fields.")]
     if not submit:
