@@ -1,0 +1,368 @@
+"""Server benchmark: a commas campaign of 5,000 items and 10 annotators on PostgreSQL + gunicorn.
+
+Run through bench/server.sh, which provides PostgreSQL, the virtualenv and the settings.
+This process builds the campaign in the database named by DATABASE_URL (dropped and made
+anew: it must be a database of the benchmark's own), counts queries and times requests in-process, then starts
+gunicorn and the load generator (bench/load.py) as separate processes and Chromium for the
+page weight. Prints one line per figure and writes them to bench/results.json.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import psycopg
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+RESULTS = BASE_DIR / "bench" / "results.json"
+SOURCE = BASE_DIR / "demo" / "data" / "commas" / "dev.inputs.jsonl"
+PYTHON = sys.executable
+DATABASE_NAME = "polis_bench"
+DATASET_NAME = "bench-commas"
+ANNOTATORS_PER_ITEM = 3
+PASSWORD = "bench-" + secrets.token_urlsafe(12)
+
+figures: dict[str, object] = {}
+
+
+def report(key: str, label: str, value: float, unit: str, digits: int = 1) -> None:
+    figures[key] = round(value, digits) if digits else int(value)
+    print(f"{label}: {value:,.{digits}f} {unit}".rstrip(), flush=True)
+
+
+def recreate_database(url: str) -> None:
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if name != DATABASE_NAME:
+        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates {DATABASE_NAME!r}")
+    admin = psycopg.connect(
+        host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
+        password=parts.password, dbname="postgres", autocommit=True,
+    )
+    with admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        figures["postgresql"] = admin.execute("SHOW server_version").fetchone()[0]
+        figures["fsync"] = admin.execute("SHOW fsync").fetchone()[0]
+
+
+def manage(*args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, check=True)
+
+
+def campaign_inputs(n_items: int) -> bytes:
+    """n_items real sentences of the commas sample, repeated as needed, each with a new id."""
+    sentences = [json.loads(line) for line in SOURCE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = []
+    for number in range(n_items):
+        record = dict(sentences[number % len(sentences)], id=f"bench-{number + 1:05d}")
+        lines.append(json.dumps(record, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def make_campaign(n_items: int, n_annotators: int):
+    from django.contrib.auth.models import Group, User
+
+    from annotation.roles import ANNOTATOR
+    from annotation.services.assigning import assign
+    from annotation.services.importing import SourceFile, import_dataset
+
+    group = Group.objects.get_or_create(name=ANNOTATOR)[0]
+    annotators = []
+    for number in range(1, n_annotators + 1):
+        user = User.objects.create_user(f"bench-annotator-{number:02d}", password=PASSWORD)
+        user.groups.add(group)
+        annotators.append(user)
+
+    inputs = SourceFile(name="bench.inputs.jsonl", data=campaign_inputs(n_items))
+    started = time.perf_counter()
+    dataset = import_dataset(subtask="commas", name=DATASET_NAME, inputs=inputs)
+    report("import_s", f"import of {n_items:,} commas items (validate + insert)", time.perf_counter() - started, "s", 2)
+    started = time.perf_counter()
+    result = assign(dataset, annotators, ANNOTATORS_PER_ITEM)
+    report(
+        "assign_s",
+        f"assignment to {n_annotators} annotators, {ANNOTATORS_PER_ITEM} per item ({result.total_added:,} assignments)",
+        time.perf_counter() - started, "s", 2,
+    )
+    return dataset, annotators
+
+
+class SqlClock:
+    """Wall time spent in SQL statements and commits of one connection (in this process)."""
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.seconds = 0.0
+
+    def __call__(self, execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    @contextmanager
+    def running(self):
+        commit = self.connection._commit
+
+        def timed_commit():
+            started = time.perf_counter()
+            try:
+                return commit()
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        self.connection._commit = timed_commit
+        try:
+            with self.connection.execute_wrapper(self):
+                yield self
+        finally:
+            del self.connection._commit
+
+
+def profile_in_process(dataset, annotator, repeats: int) -> None:
+    """Queries of one item page and of one save & next, and where their time goes, measured
+    in this process with Django's test client against the same database (no HTTP, no gunicorn)."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(annotator)
+    path = client.get(f"/annotate/{dataset.pk}/")["Location"]
+    client.get(path)  # the first request of a session is not typical
+
+    def view_page() -> None:
+        response = client.get(path)
+        assert response.status_code == 200, response.status_code
+
+    def save_and_next() -> None:
+        nonlocal path
+        fields = {"answer": json.dumps({"commas": [1], "optional": []}), "version": "0", "intent": "submit"}
+        response = client.post(path, {**fields, "active_ms": "900"}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and response.headers.get("HX-Redirect"), response.status_code
+        path = response.headers["HX-Redirect"]
+
+    for key, label, request in (("item_page", "item page", view_page), ("save", "save & next", save_and_next)):
+        with CaptureQueriesContext(connection) as queries:
+            request()
+        report(f"queries_{key}", f"database queries per {label}", len(queries), "", 0)
+        times = []
+        with SqlClock(connection).running() as sql:
+            for _ in range(repeats):
+                started = time.perf_counter()
+                request()
+                times.append(time.perf_counter() - started)
+        report(f"in_process_{key}_ms", f"{label} in-process (no HTTP), median", 1000 * statistics.median(times), "ms", 2)
+        report(f"in_process_{key}_sql_ms", f"{label} in-process, of which SQL and commit (mean)", 1000 * sql.seconds / repeats, "ms", 2)
+
+
+def spare_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(workers: int):
+    port = spare_port()
+    server = subprocess.Popen(
+        [
+            PYTHON, "-m", "gunicorn", "polis_site.wsgi", "--bind", f"127.0.0.1:{port}",
+            "--workers", str(workers), "--no-control-socket", "--log-level", "warning",
+        ],
+        cwd=BASE_DIR,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("gunicorn did not start")
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def report_cpu(label: str, run: dict, gunicorn_bind: str) -> None:
+    """Where the machine's CPU time went during a load run (2 cores: 2 CPU-seconds per second),
+    from the snapshots of every process that bench/load.py took at its start and end."""
+    before, after = run["cpu_before"], run["cpu_after"]
+
+    def used(matches) -> float:
+        return sum(
+            seconds - before.get(pid, ["", 0.0])[1] for pid, (command, seconds) in after.items() if matches(command)
+        )
+
+    gunicorn = used(lambda command: "gunicorn" in command and gunicorn_bind in command)
+    postgres = used(lambda command: command.startswith("postgres: ") and f" {DATABASE_NAME} " in command)
+    report("crowd_cpu_gunicorn_s", f"{label}: CPU used by gunicorn", gunicorn, "s")
+    report("crowd_cpu_postgres_s", f"{label}: CPU used by the PostgreSQL backends of the benchmark", postgres, "s")
+    report("crowd_cpu_generator_s", f"{label}: CPU used by the load generator", run["cpu_seconds"], "s")
+    report("crowd_cpu_all_s", f"{label}: CPU used by every process of the machine", used(lambda command: True), "s")
+
+
+def run_load(base_url: str, dataset_pk: int, users: list, **options) -> dict:
+    command = [
+        PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, str(dataset_pk),
+        "--users", ",".join(user.username for user in users), "--password", PASSWORD,
+    ]
+    for option, value in options.items():
+        command += [f"--{option.replace('_', '-')}"] if value is True else [f"--{option.replace('_', '-')}", str(value)]
+    result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    if result["errors"]:
+        raise SystemExit(f"load generator errors: {result['errors'][:5]}")
+    return result
+
+
+def percentile(values: list[float], share: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
+
+
+def report_latencies(key: str, label: str, seconds: list[float]) -> None:
+    report(f"{key}_p50_ms", f"{label} p50", 1000 * statistics.median(seconds), "ms", 2)
+    report(f"{key}_p95_ms", f"{label} p95", 1000 * percentile(seconds, 0.95), "ms", 2)
+
+
+def page_weight(base_url: str, dataset_pk: int, annotator) -> None:
+    """One item page as Chromium loads it with an empty cache (logged in from another context)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        login = browser.new_context()
+        page = login.new_page()
+        page.goto(f"{base_url}/accounts/login/")
+        page.fill("input[name=username]", annotator.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.press("input[name=password]", "Enter")
+        page.wait_for_url(f"{base_url}/")
+        page.goto(f"{base_url}/annotate/{dataset_pk}/")
+        item_url = page.url
+        state = login.storage_state()
+        login.close()
+
+        cold = browser.new_context(storage_state=state)
+        page = cold.new_page()
+        responses = []
+        page.on("requestfinished", lambda request: responses.append(request))
+        page.goto(item_url, wait_until="load")
+        page.wait_for_load_state("networkidle")
+        timing = page.evaluate(
+            "() => { const n = performance.getEntriesByType('navigation')[0];"
+            " return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }"
+        )
+        resources = []
+        for request in responses:
+            sizes = request.sizes()
+            response = request.response()
+            resources.append(
+                {
+                    "path": urlsplit(request.url).path,
+                    "status": response.status if response is not None else None,
+                    "transferred": sizes["responseBodySize"] + sizes["responseHeadersSize"],
+                    "decoded": len(response.body()) if response is not None else 0,
+                }
+            )
+        browser.close()
+    transferred = sum(resource["transferred"] for resource in resources)
+    decoded = sum(resource["decoded"] for resource in resources)
+    figures["item_page_resources"] = resources
+    report("item_page_requests", "item page, cold: requests", len(responses), "", 0)
+    report("item_page_bytes", "item page, cold: bytes transferred (headers + bodies)", transferred, "B", 0)
+    report("item_page_decoded_bytes", "item page, cold: bytes decoded", decoded, "B", 0)
+    report("item_page_dcl_ms", "item page, cold: DOMContentLoaded", timing["dcl"], "ms", 0)
+    report("item_page_load_ms", "item page, cold: load event", timing["load"], "ms", 0)
+
+
+def save_results(settings: dict) -> None:
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results["server"] = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": {
+            "cpus": os.cpu_count(),
+            # Other work on the machine skews every figure: the load average says how busy it was.
+            "load_average_1_5_15_min": os.getloadavg(),
+            "python": platform.python_version(),
+            "system": platform.platform(),
+        },
+        "settings": settings,
+        "figures": figures,
+    }
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"results written to {RESULTS.relative_to(BASE_DIR)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--items", type=int, default=5000, help="commas items in the campaign (default 5000)")
+    parser.add_argument("--annotators", type=int, default=10, help="annotators, 3 per item (default 10)")
+    parser.add_argument("--single-items", type=int, default=500, help="items saved by the single client (default 500)")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
+    parser.add_argument("--seconds", type=float, default=30, help="length of the concurrent run (default 30)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    args = parser.parse_args()
+    if args.annotators < args.clients + 2:
+        parser.error("needs at least clients + 2 annotators (one for one client, one for counting)")
+
+    recreate_database(os.environ["DATABASE_URL"])
+    manage("migrate", "--noinput", "-v", "0")
+    manage("collectstatic", "--noinput", "-v", "0")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
+    sys.path.insert(0, str(BASE_DIR))
+    import django
+
+    django.setup()
+    dataset, annotators = make_campaign(args.items, args.annotators)
+    queue_length = args.items * ANNOTATORS_PER_ITEM // args.annotators
+    profile_in_process(dataset, annotators[-1], repeats=min(100, queue_length // 3))
+
+    with gunicorn(args.workers) as base_url:
+        single = run_load(base_url, dataset.pk, annotators[:1], items=args.single_items, warmup_items=10)
+        report_latencies("save_single", f"save & next, 1 client, {args.single_items} items: save", single["save"])
+        report_latencies("page_single", f"save & next, 1 client, {args.single_items} items: next item page", single["page"])
+
+        crowd = run_load(
+            base_url, dataset.pk, annotators[1 : 1 + args.clients], seconds=args.seconds, warmup_items=2, cpu_snapshots=True
+        )
+        requests = crowd["page"] + crowd["save"]
+        label = f"{args.clients} clients, {args.seconds:g} s"
+        report("crowd_requests_per_s", f"{label}: throughput (item pages + saves)", len(requests) / crowd["elapsed"], "req/s")
+        report("crowd_saves_per_s", f"{label}: saves", len(crowd["save"]) / crowd["elapsed"], "saves/s")
+        report_latencies("crowd_all", f"{label}: all requests", requests)
+        report_latencies("crowd_save", f"{label}: saves", crowd["save"])
+        report_cpu(label, crowd, gunicorn_bind=urlsplit(base_url).netloc)
+        if crowd["queues_exhausted"]:
+            print(f"note: {crowd['queues_exhausted']} clients reached the end of their queue")
+
+        page_weight(base_url, dataset.pk, annotators[-1])
+
+    save_results(
+        {"items": args.items, "annotators": args.annotators, "annotators_per_item": ANNOTATORS_PER_ITEM,
+         "gunicorn_workers": args.workers, "conn_max_age": os.environ.get("CONN_MAX_AGE")}
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The demo: virtualenv, SQLite database, demo accounts and data, served by gunicorn
+# on http://127.0.0.1:8000 with DEBUG off. Safe to run again: it keeps the database
+# and the secret key, and only adds what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+setup_venv
+
+# The demo always uses the embedded SQLite database (var/db.sqlite3) and production settings.
+unset DATABASE_URL DEBUG POLIS_HTTPS
+SECRET_KEY=$(demo_secret_key)
+export SECRET_KEY
+export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
+PORT=${PORT:-8000}
+
+say "migrating var/db.sqlite3"
+.venv/bin/python manage.py migrate --noinput -v 0
+say "loading the demo"
+.venv/bin/python manage.py load_demo
+say "collecting static files"
+.venv/bin/python manage.py collectstatic --noinput -v 0
+
+say "serving on http://127.0.0.1:$PORT/ (Ctrl+C stops)"
+# No control socket: it lives at one fixed path per user, shared by every gunicorn.
+exec .venv/bin/gunicorn polis_site.wsgi --bind "127.0.0.1:$PORT" --workers 2 --no-control-socket --access-logfile -
