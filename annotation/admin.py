@@ -17,7 +17,7 @@ def _is_organizer(request: HttpRequest) -> bool:
     return request.user.is_active and request.user.is_staff and has_role(request.user, ORGANIZER)
 
 
-class OrganizerOnlyAdmin(admin.ModelAdmin):
+class OrganizerOnlyMixin:
     """Organizers may do everything the admin class allows; nobody else sees it at all."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -34,6 +34,10 @@ class OrganizerOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return _is_organizer(request)
+
+
+class OrganizerOnlyAdmin(OrganizerOnlyMixin, admin.ModelAdmin):
+    pass
 
 
 class ReadOnlyAdmin(OrganizerOnlyAdmin):
@@ -132,17 +136,8 @@ class FlagAdmin(OrganizerOnlyAdmin):
         return False
 
 
-class OrganizerUserAdmin(UserAdmin):
+class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
     """Organizers create and manage the accounts of the campaign; only superusers grant superuser."""
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return _is_organizer(request)
-
-    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
-        return _is_organizer(request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return _is_organizer(request)
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return _is_organizer(request) and (request.user.is_superuser or not (obj and obj.is_superuser))

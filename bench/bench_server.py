@@ -241,23 +241,33 @@ def report_latencies(key: str, label: str, seconds: list[float]) -> None:
     report(f"{key}_p95_ms", f"{label} p95", 1000 * percentile(seconds, 0.95), "ms", 2)
 
 
+def launch_chromium(playwright):
+    """Debian's Chromium, never a browser downloaded by Playwright."""
+    return playwright.chromium.launch(
+        executable_path="/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run"],
+    )
+
+
+def log_in(page, base_url: str, username: str) -> None:
+    """Through the real login form, as an annotator does."""
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.press("input[name=password]", "Enter")
+    page.wait_for_url(f"{base_url}/")
+
+
 def page_weight(base_url: str, dataset_pk: int, annotator) -> None:
     """One item page as Chromium loads it with an empty cache (logged in from another context)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )
+        browser = launch_chromium(playwright)
         login = browser.new_context()
         page = login.new_page()
-        page.goto(f"{base_url}/accounts/login/")
-        page.fill("input[name=username]", annotator.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.press("input[name=password]", "Enter")
-        page.wait_for_url(f"{base_url}/")
+        log_in(page, base_url, annotator.username)
         page.goto(f"{base_url}/annotate/{dataset_pk}/")
         item_url = page.url
         state = login.storage_state()
@@ -296,9 +306,10 @@ def page_weight(base_url: str, dataset_pk: int, annotator) -> None:
     report("item_page_load_ms", "item page, cold: load event", timing["load"], "ms", 0)
 
 
-def save_results(settings: dict) -> None:
+def save_results(settings: dict, key: str = "server") -> None:
+    """The figures under `key` in bench/results.json, beside the other benchmarks' keys."""
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results["server"] = {
+    results[key] = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {
             "cpus": os.cpu_count(),
