@@ -1,6 +1,9 @@
 """Roles are Django groups; organizers are also staff (they use the admin)."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.db import connection
 
 ANNOTATOR = "annotator"
 ADJUDICATOR = "adjudicator"
@@ -13,12 +16,55 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
         return False
     if role == ORGANIZER and user.is_superuser:
         return True
-    # Group names are cached on the user object so a page asks the database once.
+    # Group names are cached on the user object (UserWithRolesBackend loads them with the
+    # user of a session) so a page asks the database once, and no longer than the request:
+    # a role taken away counts from the next request on.
     names = getattr(user, "_polis_group_names", None)
     if names is None:
-        names = frozenset(user.groups.values_list("name", flat=True))
+        names = _group_names(user.pk)
         user._polis_group_names = names
     return role in names
+
+
+def _group_names(user_id: int) -> frozenset[str]:
+    # Hand-written: it runs on every request, and building the ORM query took longer than
+    # the database took to answer it.
+    memberships = Group.user_set.through._meta.db_table
+    groups = Group._meta.db_table
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.name FROM {quote(groups)} g JOIN {quote(memberships)} m ON m.group_id = g.id"
+            " WHERE m.user_id = %s",
+            [user_id],
+        )
+        return frozenset(name for (name,) in cursor.fetchall())
+
+
+class UserWithRolesBackend(ModelBackend):
+    """Django's ModelBackend, except that the user of a session is loaded together with
+    their role names, in one hand-written query: every page checks a role, and two ORM
+    queries cost more to build than the database takes to answer them."""
+
+    def get_user(self, user_id):
+        user_model = get_user_model()
+        quote = connection.ops.quote_name
+        users = quote(user_model._meta.db_table)
+        memberships = quote(user_model.groups.through._meta.db_table)
+        groups = quote(Group._meta.db_table)
+        rows = list(
+            user_model._default_manager.raw(
+                f"SELECT u.*, g.name AS role_name FROM {users} u"
+                f" LEFT JOIN {memberships} m ON m.user_id = u.id LEFT JOIN {groups} g ON g.id = m.group_id"
+                " WHERE u.id = %s",
+                [user_id],
+            )
+        )
+        if not rows or not self.user_can_authenticate(rows[0]):
+            return None
+        user = rows[0]
+        user._polis_group_names = frozenset(row.role_name for row in rows if row.role_name is not None)
+        return user
 
 
 def can_see_gold(user: AbstractBaseUser | AnonymousUser, dataset) -> bool:

@@ -63,6 +63,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
+# Django's database sessions (logout deletes the session row), read with a cheaper query.
+SESSION_ENGINE = "polis_site.sessions"
+
 ROOT_URLCONF = "polis_site.urls"
 WSGI_APPLICATION = "polis_site.wsgi.application"
 
@@ -92,6 +95,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound on the server, so that PostgreSQL prepares a statement the fifth time
+    # a connection runs it and plans it no more: the item page and save queries took longer
+    # to plan than to run. Prepared statements need persistent connections to pay off (the
+    # default above) and, behind PgBouncer, its transaction mode with max_prepared_statements
+    # (1.21 or later) or session mode.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {"timeout": 20}
@@ -104,6 +114,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Django's ModelBackend, loading a session's user with their roles in one query.
+AUTHENTICATION_BACKENDS = ["annotation.roles.UserWithRolesBackend"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

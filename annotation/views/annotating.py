@@ -3,7 +3,7 @@ of a queue, and the list of their answers."""
 
 import json
 from collections.abc import Callable
-from functools import wraps
+from functools import cache, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -49,8 +50,14 @@ def _item_url(assignment: Assignment) -> str:
 
 
 def _next_url(request: HttpRequest, dataset_id: int, after_position: int = 0) -> str:
-    following = queues.next_unanswered(request.user, dataset_id, after_position)
-    return _item_url(following) if following else reverse("queue_done", args=[dataset_id])
+    return _url_of_position(dataset_id, queues.next_unanswered_position(request.user, dataset_id, after_position))
+
+
+def _url_of_position(dataset_id: int, position: int | None) -> str:
+    """The item page at ``position`` of the order, or the end-of-queue page for None."""
+    if position is None:
+        return reverse("queue_done", args=[dataset_id])
+    return reverse("annotate_item", args=[dataset_id, position])
 
 
 @annotator_required
@@ -92,8 +99,10 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
         if assignment is None:
             raise Http404
         return _item_page(request, assignment)
-    # Saves and partials skip the page's progress counts: they run on every answer.
-    assignment = queues.assignment_at(request.user, dataset_pk, position)
+    # Saves and partials skip the page's progress counts: they run on every answer. A submit
+    # finds where save & next goes in the same query.
+    submitting = partial is None and request.POST.get("intent") == "submit"
+    assignment = queues.assignment_at(request.user, dataset_pk, position, extras=queues.NEXT if submitting else None)
     if assignment is None:
         raise Http404
     widget = widget_for(assignment.dataset.subtask)
@@ -125,7 +134,7 @@ def _item_page(
         "frozen": dataset.frozen,
         "submitted": submitted,
         "storageKey": f"{assignment.annotator_id}:{assignment.item_id}",
-        "messages": _script_messages(),
+        "messages": _script_messages(get_language()),
     }
     context = {
         "assignment": assignment,
@@ -148,8 +157,10 @@ def _item_page(
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
 
-def _script_messages() -> dict[str, str]:
-    """Texts the page's script shows, translated here so the page needs no catalogue request."""
+@cache
+def _script_messages(language: str | None) -> dict[str, str]:
+    """Texts the page's script shows, translated here so the page needs no catalogue request
+    (once per language and process: ``language`` is the active one)."""
     return {
         "saving": _("Saving…"),
         "failedRetry": _(
@@ -216,7 +227,7 @@ def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpRes
         response[REFUSED_HEADER] = "1"
         return response
     if submit:
-        next_url = _next_url(request, assignment.dataset_id, assignment.position)
+        next_url = _url_of_position(assignment.dataset_id, assignment.next_position)
         response = HttpResponseClientRedirect(next_url) if request.htmx else redirect(next_url)
     else:
         response = TemplateResponse(

@@ -8,7 +8,7 @@ becomes markup. The answer itself is built in static/annotation/widgets/commas.j
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
@@ -32,6 +32,11 @@ class Piece:
     # What follows the comma in the preview: a space unless the marker sat right before
     # punctuation ("kobieta [3]." reads "kobieta.").
     preview_gap: str = ""
+    # As drawn (set by context()): the marker's state and its button's title and label,
+    # worked out here because the template took longer to do it for every marker.
+    state: str = ""
+    title: str = ""
+    label: str = ""
 
     @property
     def key(self) -> str:
@@ -71,6 +76,17 @@ def _positions(answer: dict | None, field: str) -> list[int]:
     return sorted({value for value in values if isinstance(value, int) and not isinstance(value, bool)})
 
 
+def _drawn(piece: Piece, required: list[int], optional: list[int]) -> Piece:
+    if piece.marker is None:
+        return piece
+    state = "required" if piece.marker in required else "optional" if piece.marker in optional else "none"
+    if piece.key:
+        title = gettext("Key %(key)s; Shift+%(key)s: optional") % {"key": piece.key}
+    else:
+        title = gettext("Click to change")
+    return replace(piece, state=state, title=title, label=gettext("Position %(number)s") % {"number": piece.marker})
+
+
 def context(payload: dict, answer: dict | None) -> dict:
     pieces = sentence_pieces(str(payload.get("sentence_with_positions", "")))
     markers = [piece.marker for piece in pieces if piece.marker is not None]
@@ -78,7 +94,7 @@ def context(payload: dict, answer: dict | None) -> dict:
     # A position is never both; if a stored draft says so, "required" wins on screen.
     optional = [k for k in _positions(answer, "optional") if k not in required]
     return {
-        "pieces": pieces,
+        "pieces": [_drawn(piece, required, optional) for piece in pieces],
         "marker_count": len(markers),
         "required": required,
         "optional": optional,
