@@ -1,9 +1,15 @@
 """Roles are Django groups; organizers are also staff (they use the admin)."""
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.core.exceptions import PermissionDenied
 from django.db import connection
+from django.http import HttpRequest, HttpResponse
 
 ANNOTATOR = "annotator"
 ADJUDICATOR = "adjudicator"
@@ -70,3 +76,19 @@ class UserWithRolesBackend(ModelBackend):
 def can_see_gold(user: AbstractBaseUser | AnonymousUser, dataset) -> bool:
     """Organizers always; adjudicators once the dataset's gold is revealed to them."""
     return has_role(user, ORGANIZER) or (dataset.gold_revealed and has_role(user, ADJUDICATOR))
+
+
+def role_required(role: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """View decorator: anonymous users go to the login page; users without ``role`` get 403."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @login_required
+        @wraps(view)
+        def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if not has_role(request.user, role):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorator

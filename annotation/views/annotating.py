@@ -2,12 +2,9 @@
 of a queue, and the list of their answers."""
 
 import json
-from collections.abc import Callable
-from functools import cache, wraps
+from functools import cache
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
@@ -19,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.models import Annotation, Assignment, Dataset
-from annotation.roles import ANNOTATOR, has_role
+from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import queue as queues
 from annotation.services import annotating
 from annotation.subtask_titles import SUBTASK_TITLES
@@ -32,17 +29,7 @@ SAVED_HEADER = "X-Polis-Version"
 REFUSED_HEADER = "X-Polis-Refused"
 
 
-def annotator_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous users go to the login page; logged-in users without the annotator role get 403."""
-
-    @login_required
-    @wraps(view)
-    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not has_role(request.user, ANNOTATOR):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return checked
+annotator_required = role_required(ANNOTATOR)
 
 
 def _item_url(assignment: Assignment) -> str:

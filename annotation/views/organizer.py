@@ -1,12 +1,8 @@
 """Organizer pages: datasets, import, assignment, progress, flags, freeze, export."""
 
-from collections.abc import Callable
-from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -17,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
 from annotation.models import Dataset, Flag
-from annotation.roles import ORGANIZER, has_role
+from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.progress import annotator_progress, dataset_flags, dataset_overview, datasets_overview
 from annotation.services.assigning import AssignmentRefused, assign, release
 from annotation.services.exporting import ExportRefused, build_submission
@@ -25,17 +21,7 @@ from annotation.services.importing import ImportRefused, SourceFile, import_data
 from annotation.services.organizing import resolve_flag, set_frozen
 
 
-def organizer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous users go to the login page; logged-in non-organizers get 403."""
-
-    @login_required
-    @wraps(view)
-    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not has_role(request.user, ORGANIZER):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return checked
+organizer_required = role_required(ORGANIZER)
 
 
 def _source(upload: UploadedFile) -> SourceFile:

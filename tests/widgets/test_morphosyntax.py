@@ -2,7 +2,6 @@
 
 import pytest
 
-from annotation.models import Annotation
 from annotation.widgets import morphosyntax
 from annotation.widgets.morphosyntax import DiffPiece, word_diff
 from tests.widgets.item_pages import HOSTILE, assigned_item

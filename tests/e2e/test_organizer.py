@@ -6,14 +6,6 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset, Flag
-from tests.e2e.conftest import (  # noqa: F401 - the browser fixtures of the suite
-    _allow_database_next_to_the_browser,
-    _no_foreign_requests,
-    browser_type_launch_args,
-    foreign_requests,
-    login,
-    record_foreign_requests,
-)
 from tests.factories import make_user
 from tests.organizer.conftest import sample_files, submit_answers
 
