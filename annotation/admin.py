@@ -9,7 +9,15 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from annotation.models import Annotation, AnnotationRevision, Assignment, Dataset, Flag, GoldAnswer, Item
+from annotation.models import (
+    Annotation,
+    AnnotationRevision,
+    Assignment,
+    Dataset,
+    Flag,
+    GoldAnswer,
+    Item,
+)
 from annotation.roles import ORGANIZER, has_role
 
 

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from scoring.jsonl import read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
-from scoring.validation import without_id, sorted_by_line, read_answer_file, schema_problems, validator
+from scoring.validation import (
+    read_answer_file,
+    schema_problems,
+    sorted_by_line,
+    validator,
+    without_id,
+)
 
 
 @dataclass

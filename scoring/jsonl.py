@@ -44,6 +44,12 @@ def read_jsonl(data: bytes, filename: str) -> tuple[list[Line], list[Problem]]:
         except json.JSONDecodeError as error:
             problems.append(Problem("json", f"invalid JSON: {error.msg} (column {error.colno})", "json", filename, number))
             continue
+        except ValueError:  # the one other ValueError: an integer longer than Python reads
+            problems.append(Problem("json", "unreadable JSON: a number with too many digits", "json", filename, number))
+            continue
+        except RecursionError:
+            problems.append(Problem("json", "unreadable JSON: nested too deeply", "json", filename, number))
+            continue
         if not isinstance(record, dict):
             problems.append(Problem("line", f"expected a JSON object, found {json_type_name(record)}", "not_object", filename, number))
             continue

@@ -14,7 +14,12 @@ denominator are 0, as scikit-learn's ``zero_division=0``.
 from __future__ import annotations
 
 from scoring.discourse import tree_problems
-from scoring.normalise import clean_text, fold_numeral, normalise_morphosyntax, normalise_numerals
+from scoring.normalise import (
+    clean_text,
+    fold_numeral,
+    normalise_morphosyntax,
+    normalise_numerals,
+)
 
 LABELS = ("A", "B", "C", "D")
 

@@ -122,7 +122,7 @@ def annotation_list(request: Request) -> Response:
     _require(request, ANNOTATOR)
     if request.method == "GET":
         annotations = _own_annotations(request)
-        if request.query_params.get("dataset", "").isdigit():
+        if request.query_params.get("dataset", "").isdecimal():  # isdigit() would let "²" through to int()
             annotations = annotations.filter(item__dataset_id=int(request.query_params["dataset"]))
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)

@@ -10,7 +10,15 @@ from functools import cache, lru_cache
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Exists, Func, IntegerField, Model, OuterRef, QuerySet, Subquery
+from django.db.models import (
+    Exists,
+    Func,
+    IntegerField,
+    Model,
+    OuterRef,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.expressions import Col
 from django.db.models.functions import Coalesce
 

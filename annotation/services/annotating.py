@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from annotation.widgets import widget_for
 from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
@@ -72,6 +73,9 @@ PROBLEM_TEXTS = {
     "unsorted": gettext_lazy("positions must be ascending, each once"),
     "in_both": gettext_lazy("a position cannot be both required and optional"),
     "unknown_marker": gettext_lazy("names a position the sentence does not have"),
+    "unstorable": gettext_lazy(
+        "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
+    ),
 }
 
 
@@ -124,6 +128,11 @@ def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]
         return [_("Nothing is chosen or typed yet.")]
     if not isinstance(answer, dict):
         return [_("The answer must be a JSON object with the answer fields.")]
+    unstorable_found = [
+        problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
+    ]
+    if unstorable_found:
+        return unstorable_found
     if not submit:
         return [problem_message(problem) for problem in draft_problems(subtask, answer)]
     payload = assignment.item.payload
@@ -221,4 +230,6 @@ def raise_flag(assignment: Assignment, comment: str) -> Flag:
     comment = comment.strip()
     if not comment:
         raise SaveRefused([_("Say in a comment what is wrong with this item.")])
+    if unstorable(comment):
+        raise SaveRefused([_("The comment holds the character U+0000, which cannot be stored: remove it.")])
     return Flag.objects.create(item_id=assignment.item_id, raised_by_id=assignment.annotator_id, comment=comment)

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from annotation.models import Dataset, GoldAnswer, Item
+from annotation.storable import UNSTORABLE, unstorable_fields
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.validation import check_gold, check_inputs
@@ -55,9 +56,10 @@ def import_dataset(
         problems.append(Problem("file", "holds no records", "empty", file=inputs.name))
     # The lines again, with their numbers, for the checks that point at a line.
     lines, _ = read_jsonl(inputs.data, inputs.name)
-    problems += _length_problems(inputs.name, lines)
+    problems += _storage_problems(inputs.name, lines)
     gold_records: list[dict] = []
     if gold is not None:
+        problems += _storage_problems(gold.name, read_jsonl(gold.data, gold.name)[0])
         # The gold is checked even when some input lines are wrong, so that one run reports
         # everything; it is checked against the input lines without problems only.
         gold_records, gold_problems = check_gold(
@@ -103,6 +105,7 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
             )
         inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
         records, problems = check_gold(dataset.subtask, gold.data, gold.name, inputs)
+        problems += _storage_problems(gold.name, read_jsonl(gold.data, gold.name)[0])
         if problems:
             raise ImportRefused(problems)
         _create_gold(dataset, records)
@@ -111,9 +114,12 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
     return len(records)
 
 
-def _length_problems(filename: str, lines: list[Line]) -> list[Problem]:
+def _storage_problems(filename: str, lines: list[Line]) -> list[Problem]:
     """What the schema allows but the database columns cannot hold."""
     problems = []
+    for line in lines:
+        for field in unstorable_fields(line.record):
+            problems.append(Problem(field, UNSTORABLE, "unstorable", file=filename, line=line.number))
     if len(filename) > Dataset._meta.get_field("source_filename").max_length:
         problems.append(Problem("file", "the file name is too long", file=filename))
     max_id = Item._meta.get_field("external_id").max_length

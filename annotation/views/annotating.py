@@ -22,7 +22,6 @@ from annotation.services import annotating
 from annotation.subtask_titles import SUBTASK_TITLES
 from annotation.widgets import widget_for
 
-
 # The page's script trusts only these: a login page or a proxy's error page in reply to a save
 # is neither, so the answer stays in the browser and is sent again.
 SAVED_HEADER = "X-Polis-Version"
@@ -189,7 +188,7 @@ def _refusal_status(refusal: annotating.SaveRefused) -> int:
 def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpResponse:
     try:
         answer = json.loads(request.POST.get("answer") or "null")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to read
         answer = None
     try:
         outcome = annotating.save_answer(

@@ -4,22 +4,37 @@
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from annotation.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
+from annotation.forms import (
+    AssignForm,
+    GoldForm,
+    ImportForm,
+    ReleaseForm,
+    ResolveFlagForm,
+)
 from annotation.models import Dataset, Flag
 from annotation.roles import ORGANIZER, role_required
-from annotation.selectors.progress import annotator_progress, dataset_flags, dataset_overview, datasets_overview
+from annotation.selectors.progress import (
+    annotator_progress,
+    dataset_flags,
+    dataset_overview,
+    datasets_overview,
+)
 from annotation.services.assigning import AssignmentRefused, assign, release
 from annotation.services.exporting import ExportRefused, build_submission
-from annotation.services.importing import ImportRefused, SourceFile, import_dataset, import_gold
+from annotation.services.importing import (
+    ImportRefused,
+    SourceFile,
+    import_dataset,
+    import_gold,
+)
 from annotation.services.organizing import resolve_flag, set_frozen
-
 
 organizer_required = role_required(ORGANIZER)
 
@@ -50,7 +65,10 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             )
             return redirect("organizer_dataset", pk=dataset.pk)
         if action == "resolve":
-            flag = get_object_or_404(Flag, pk=request.POST.get("flag"), item__dataset=dataset)
+            flag_pk = request.POST.get("flag", "")
+            if not flag_pk.isdecimal():  # not an id at all: no such flag, rather than a crash
+                raise Http404
+            flag = get_object_or_404(Flag, pk=int(flag_pk), item__dataset=dataset)
             form = ResolveFlagForm(request.POST)
             if form.is_valid():
                 flag = resolve_flag(flag, request.user, form.cleaned_data["note"])

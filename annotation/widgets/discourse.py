@@ -16,7 +16,12 @@ import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+)
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -228,7 +233,7 @@ def tree_partial(request: HttpRequest, item: Item) -> HttpResponse:
         return HttpResponseNotAllowed(["POST"])
     try:
         answer = json.loads(request.POST.get("answer", ""))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # also numbers too long and nesting too deep to read
         return HttpResponseBadRequest(gettext("answer: not valid JSON."))
     if not isinstance(answer, dict):
         return HttpResponseBadRequest(gettext("answer: must be a JSON object."))

@@ -35,3 +35,13 @@ def test_problem_text_is_file_line_field_message():
     assert str(Problem("commas", "bad", file="x.jsonl", line=7)) == "x.jsonl:7: commas: bad"
     assert str(Problem("id", "no answer", file="x.jsonl")) == "x.jsonl: id: no answer"
     assert str(Problem("answer", "bad")) == "answer: bad"
+
+
+def test_lines_python_cannot_read_are_refused_with_their_line_and_reading_goes_on():
+    data = b'{"n": ' + b"7" * 5000 + b'}\n' + b"[" * 100_000 + b'\n{"id": "c"}\n'
+    lines, problems = read_jsonl(data, "f.jsonl")
+    assert [line.number for line in lines] == [3]
+    assert [str(problem) for problem in problems] == [
+        "f.jsonl:1: json: unreadable JSON: a number with too many digits",
+        "f.jsonl:2: json: unreadable JSON: nested too deeply",
+    ]

@@ -2,7 +2,11 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.management.commands._common import get_dataset, refuse_with_problems
-from annotation.services.exporting import ExportRefused, build_submission, write_atomically
+from annotation.services.exporting import (
+    ExportRefused,
+    build_submission,
+    write_atomically,
+)
 
 
 class Command(BaseCommand):

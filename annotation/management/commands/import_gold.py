@@ -1,6 +1,10 @@
 from django.core.management.base import BaseCommand
 
-from annotation.management.commands._common import get_dataset, read_source, refuse_with_problems
+from annotation.management.commands._common import (
+    get_dataset,
+    read_source,
+    refuse_with_problems,
+)
 from annotation.services.importing import ImportRefused, import_gold
 
 
