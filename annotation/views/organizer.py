@@ -74,8 +74,12 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 flag = resolve_flag(flag, request.user, form.cleaned_data["note"])
             if request.htmx:
                 flag = Flag.objects.select_related("item", "raised_by", "resolved_by").get(pk=flag.pk)
+                # The row, and out of band the heading's count of open flags.
+                open_flag_count = Flag.objects.filter(item__dataset=dataset, resolved_at__isnull=True).count()
                 return TemplateResponse(
-                    request, "annotation/organizer/_flag.html", {"dataset": dataset, "flag": flag}
+                    request,
+                    "annotation/organizer/_flag.html",
+                    {"dataset": dataset, "flag": flag, "open_flag_count": open_flag_count},
                 )
             return redirect("organizer_dataset", pk=dataset.pk)
         return HttpResponse(status=400)

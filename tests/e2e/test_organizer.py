@@ -39,11 +39,13 @@ def test_organizer_imports_assigns_resolves_a_flag_and_exports(page: Page, live_
     submit_answers(dataset, ala, every=3)
     flag = Flag.objects.create(item=dataset.items.first(), raised_by=ala, comment="Niejasne zdanie")
     page.reload()
+    expect(page.locator("#open-flag-count")).to_have_text("1")
     row = page.locator(f"#flag-{flag.pk}")
     row.get_by_placeholder("Resolution note").fill("Zostaje, znaczenie A")
     row.get_by_role("button", name="Resolve").click()
     expect(page.locator(f"#flag-{flag.pk}")).to_contain_text("resolved")
     expect(page.locator(f"#flag-{flag.pk}")).to_contain_text("Zostaje, znaczenie A")
+    expect(page.locator("#open-flag-count")).to_have_text("0")  # updated without a reload
     flag.refresh_from_db()
     assert flag.resolution_note == "Zostaje, znaczenie A"
 
