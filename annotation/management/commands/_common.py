@@ -24,6 +24,13 @@ def get_dataset(name: str) -> Dataset:
         raise CommandError(f"no dataset named {name!r}") from None
 
 
+def get_user(username: str) -> User:
+    try:
+        return User.objects.get(username=username)
+    except User.DoesNotExist:
+        raise CommandError(f"no user named {username}") from None
+
+
 def get_users(usernames: str) -> list[User]:
     """Users from a comma-separated list of usernames, in that order; unknown names refused."""
     names = [name.strip() for name in usernames.split(",") if name.strip()]

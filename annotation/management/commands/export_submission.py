@@ -1,7 +1,10 @@
-from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.management.commands._common import get_dataset, refuse_with_problems
+from annotation.management.commands._common import (
+    get_dataset,
+    get_user,
+    refuse_with_problems,
+)
 from annotation.services.exporting import (
     ExportRefused,
     build_submission,
@@ -23,9 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         dataset = get_dataset(options["dataset"])
-        annotator = User.objects.filter(username=options["annotator"]).first()
-        if annotator is None:
-            raise CommandError(f"no user named {options['annotator']}")
+        annotator = get_user(options["annotator"])
         try:
             submission = build_submission(dataset, annotator)
         except ExportRefused as refused:

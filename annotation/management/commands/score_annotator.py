@@ -1,9 +1,12 @@
 import json
 
-from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.management.commands._common import get_dataset, refuse_with_problems
+from annotation.management.commands._common import (
+    get_dataset,
+    get_user,
+    refuse_with_problems,
+)
 from annotation.models import GoldAnswer
 from annotation.services.exporting import ExportRefused, build_submission, jsonl_bytes
 from scoring.evaluate import score_files
@@ -30,9 +33,7 @@ class Command(BaseCommand):
                 f"the gold of {dataset.name} is synthetic: a score against it means nothing "
                 "(use --synthetic-ok to score anyway, for testing the software)"
             )
-        annotator = User.objects.filter(username=options["annotator"]).first()
-        if annotator is None:
-            raise CommandError(f"no user named {options['annotator']}")
+        annotator = get_user(options["annotator"])
         gold = list(
             GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
         )
