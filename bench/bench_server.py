@@ -339,6 +339,7 @@ def main() -> None:
 
     recreate_database(os.environ["DATABASE_URL"])
     manage("migrate", "--noinput", "-v", "0")
+    manage("createcachetable")
     manage("collectstatic", "--noinput", "-v", "0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
     sys.path.insert(0, str(BASE_DIR))

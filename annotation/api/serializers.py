@@ -3,6 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from annotation.converters import BIGINT_MAX, INTEGER_MAX
 from annotation.models import Annotation, Dataset, Item
 
 
@@ -57,16 +58,18 @@ class AnnotationWriteSerializer(serializers.Serializer):
         help_text="draft: only the shape is checked; submitted: the full check of the subtask.",
     )
     version = serializers.IntegerField(
-        min_value=0, help_text="The version this save is based on (0 when there is no answer yet)."
+        min_value=0, max_value=INTEGER_MAX, help_text="The version this save is based on (0 when there is no answer yet)."
     )
     active_ms = serializers.IntegerField(
-        min_value=0, default=0,
+        min_value=0, max_value=INTEGER_MAX, default=0,
         help_text="Active time spent since the last save; credited up to the wall-clock time since it.",
     )
 
 
 class AnnotationCreateSerializer(AnnotationWriteSerializer):
-    item = serializers.IntegerField(help_text="The item's id (from /api/datasets/<id>/items/).")
+    item = serializers.IntegerField(
+        min_value=1, max_value=BIGINT_MAX, help_text="The item's id (from /api/datasets/<id>/items/)."
+    )
 
 
 class RefusalSerializer(serializers.Serializer):

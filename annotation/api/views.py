@@ -22,6 +22,7 @@ from annotation.api.serializers import (
     ItemSerializer,
     RefusalSerializer,
 )
+from annotation.converters import BIGINT_MAX
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
@@ -122,8 +123,10 @@ def annotation_list(request: Request) -> Response:
     _require(request, ANNOTATOR)
     if request.method == "GET":
         annotations = _own_annotations(request)
-        if request.query_params.get("dataset", "").isdecimal():  # isdigit() would let "²" through to int()
-            annotations = annotations.filter(item__dataset_id=int(request.query_params["dataset"]))
+        dataset = request.query_params.get("dataset", "")
+        if dataset.isdecimal():  # isdigit() would let "²" through to int()
+            # An id past the column's range names no dataset: an empty list.
+            annotations = annotations.filter(item__dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from annotation import limits
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from annotation.widgets import widget_for
@@ -73,6 +74,9 @@ PROBLEM_TEXTS = {
     "unsorted": gettext_lazy("positions must be ascending, each once"),
     "in_both": gettext_lazy("a position cannot be both required and optional"),
     "unknown_marker": gettext_lazy("names a position the sentence does not have"),
+    "too_deep": gettext_lazy("is nested too deeply"),
+    "too_long": gettext_lazy("is too long for this item"),
+    "too_many": gettext_lazy("has more entries than this item has"),
     "unstorable": gettext_lazy(
         "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
     ),
@@ -128,6 +132,11 @@ def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]
         return [_("Nothing is chosen or typed yet.")]
     if not isinstance(answer, dict):
         return [_("The answer must be a JSON object with the answer fields.")]
+    payload = assignment.item.payload
+    # The limits first: they bound what the later checks walk through.
+    beyond_limits = [problem_message(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+    if beyond_limits:
+        return beyond_limits
     unstorable_found = [
         problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
     ]
@@ -135,7 +144,6 @@ def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]
         return unstorable_found
     if not submit:
         return [problem_message(problem) for problem in draft_problems(subtask, answer)]
-    payload = assignment.item.payload
     found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
     return found or widget_for(subtask).submit_checks(answer, payload)
 
@@ -232,4 +240,8 @@ def raise_flag(assignment: Assignment, comment: str) -> Flag:
         raise SaveRefused([_("Say in a comment what is wrong with this item.")])
     if unstorable(comment):
         raise SaveRefused([_("The comment holds the character U+0000, which cannot be stored: remove it.")])
+    if limits.comment_problems(comment):
+        raise SaveRefused(
+            [_("The comment is too long: at most %(limit)s characters.") % {"limit": limits.MAX_COMMENT}]
+        )
     return Flag.objects.create(item_id=assignment.item_id, raised_by_id=assignment.annotator_id, comment=comment)

@@ -83,10 +83,17 @@ class Unit:
         return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
 
 
+MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in app.css)
+
+
 @dataclass(frozen=True)
 class TreeRow:
     unit: Unit
     depth: int
+
+    @property
+    def indent(self) -> int:
+        return min(self.depth, MAX_INDENT)
 
 
 def units_in_text_order(payload: dict) -> list[Unit]:
