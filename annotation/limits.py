@@ -4,6 +4,7 @@
 application's, applied by the save service (answers, flag comments) and the import service
 (item records), each refusal naming the field:
 
+- an imported line has at most ``MAX_LINE_BYTES`` bytes (read no further);
 - any stored JSON value (item record, answer) is nested at most ``MAX_DEPTH`` levels;
 - every string of an item record has at most ``MAX_ITEM_TEXT`` characters;
 - a flag comment has at most ``MAX_COMMENT`` characters;
@@ -25,6 +26,7 @@ from collections.abc import Iterator
 from annotation.widgets.markup import NUMERAL_TARGET, POSITION
 from scoring.problems import Problem
 
+MAX_LINE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 16
 MAX_ITEM_TEXT = 200_000
 MAX_COMMENT = 2_000

@@ -1,14 +1,14 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from annotation.api import authentication, docs, views
+from annotation.api import docs, tokens, views
 
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
     path("datasets/<id:pk>/items/", views.dataset_items, name="api_dataset_items"),
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<id:pk>/", views.annotation_detail, name="api_annotation"),
-    path("token/", authentication.obtain_token, name="api_token"),
+    path("token/", tokens.obtain_token, name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", docs.api_docs, name="api_docs"),
 ]

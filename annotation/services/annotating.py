@@ -133,15 +133,17 @@ def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]
     if not isinstance(answer, dict):
         return [_("The answer must be a JSON object with the answer fields.")]
     payload = assignment.item.payload
-    # The limits first: they bound what the later checks walk through.
-    beyond_limits = [problem_message(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
-    if beyond_limits:
-        return beyond_limits
+    # Depth first: it bounds what every later check walks through.
+    if limits.too_deep(answer):
+        return [problem_message(limits.depth_problem("answer"))]
     unstorable_found = [
         problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
     ]
     if unstorable_found:
         return unstorable_found
+    beyond_limits = [problem_message(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+    if beyond_limits:
+        return beyond_limits
     if not submit:
         return [problem_message(problem) for problem in draft_problems(subtask, answer)]
     found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]

@@ -40,6 +40,9 @@ organizer_required = role_required(ORGANIZER)
 
 
 def _source(upload: UploadedFile) -> SourceFile:
+    """Read from the upload's temporary file, line by line (small uploads stay in memory)."""
+    if hasattr(upload, "temporary_file_path"):
+        return SourceFile(name=upload.name, path=upload.temporary_file_path())
     return SourceFile(name=upload.name, data=upload.read())
 
 

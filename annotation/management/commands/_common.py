@@ -11,10 +11,13 @@ from scoring.problems import Problem
 
 
 def read_source(path: str) -> SourceFile:
+    """The file at ``path``, read line by line by the import (any size)."""
     try:
-        return SourceFile(name=Path(path).name, data=Path(path).read_bytes())
+        with open(path, "rb"):
+            pass
     except OSError as error:
         raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    return SourceFile(name=Path(path).name, path=path)
 
 
 def get_dataset(name: str) -> Dataset:
