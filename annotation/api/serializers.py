@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotation.converters import BIGINT_MAX, INTEGER_MAX
+from annotation.item_fields import annotator_payload
 from annotation.models import Annotation, Dataset, Item
 
 
@@ -29,11 +30,19 @@ class ItemSerializer(serializers.ModelSerializer):
     position = serializers.IntegerField(
         allow_null=True, read_only=True, help_text="The item's number in your order (null for organizers)."
     )
-    payload = serializers.JSONField(help_text="The input record.")
+    payload = serializers.SerializerMethodField(
+        help_text="The input record: for annotators only the fields of the subtask's input schema, "
+        "for organizers the whole line as imported."
+    )
 
     class Meta:
         model = Item
         fields = ["id", "external_id", "position", "payload"]
+
+    @extend_schema_field(serializers.JSONField())
+    def get_payload(self, item: Item) -> dict:
+        subtask = self.context.get("annotator_of")  # the subtask, when an annotator asks
+        return item.payload if subtask is None else annotator_payload(subtask, item.payload)
 
 
 class AnnotationSerializer(serializers.ModelSerializer):

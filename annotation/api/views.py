@@ -56,7 +56,9 @@ def dataset_list(request: Request) -> Response:
 def dataset_items(request: Request, pk: int) -> Response:
     """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
     _require(request, ANNOTATOR, ORGANIZER)
+    context = {}
     if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        context["annotator_of"] = Dataset.objects.values_list("subtask", flat=True).get(pk=pk)
         items = (
             Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
             .annotate(position=Subquery(
@@ -71,7 +73,7 @@ def dataset_items(request: Request, pk: int) -> Response:
         raise NotFound
     paginator = Pages()
     page = paginator.paginate_queryset(items.only("id", "external_id", "payload"), request)
-    return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
+    return paginator.get_paginated_response(ItemSerializer(page, many=True, context=context).data)
 
 
 def _refused(refusal: annotating.SaveRefused) -> Response:

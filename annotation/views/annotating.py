@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation.item_fields import annotator_payload
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import queue as queues
@@ -114,8 +115,9 @@ def _item_page(
     widget = widget_for(assignment.dataset.subtask)
     answer = assignment.answer
     submitted = assignment.answer_status == Annotation.Status.SUBMITTED
-    payload = assignment.item.payload
     dataset = assignment.dataset
+    # Only the fields of the input schema: other keys of the line are for organizers.
+    payload = annotator_payload(dataset.subtask, assignment.item.payload)
     config = {
         "frozen": dataset.frozen,
         "submitted": submitted,
