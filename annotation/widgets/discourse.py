@@ -124,21 +124,19 @@ def units_in_text_order(payload: dict) -> list[Unit]:
     ]
 
 
-def draft_entries(answer: object) -> list[dict]:
-    """The draft's entries in the shape the tree check reads, whatever was stored or posted:
-    only objects count; a head or relation that is neither a string nor null becomes ""
-    (no unit's id and no label, so it is reported as unknown rather than taken as absent)."""
+def draft_entries(answer: object) -> list[object]:
+    """The draft's entries in a shape the tree check reads, whatever was stored or posted: in
+    an object, a head or relation that is neither a string nor null becomes "" (no unit's id
+    and no label, so it is reported as unknown rather than taken as absent); anything but an
+    object stays as it is (the check reports it as an unknown unit)."""
     entries = answer.get("discourse_units") if isinstance(answer, dict) else None
     if not isinstance(entries, list):
         return []
     return [
-        {
-            **entry,
-            "head": _text_or_none(entry.get("head")),
-            "relation": _text_or_none(entry.get("relation")),
-        }
-        for entry in entries
+        {**entry, "head": _text_or_none(entry.get("head")), "relation": _text_or_none(entry.get("relation"))}
         if isinstance(entry, dict)
+        else entry
+        for entry in entries
     ]
 
 
@@ -156,7 +154,7 @@ def tree_view(payload: dict, answer: object) -> dict:
     by_id = {unit.du_id: unit for unit in units}
     entries = draft_entries(answer)
     for entry in entries:
-        du_id = entry.get("du_id")
+        du_id = entry.get("du_id") if isinstance(entry, dict) else None
         unit = by_id.get(du_id) if isinstance(du_id, str) else None
         if unit is None or unit.attached:
             continue  # unknown or repeated entries are reported by the tree check
