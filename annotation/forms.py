@@ -2,6 +2,7 @@
 
 from django import forms
 from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from django.contrib.auth.models import User
 from django.utils.functional import lazy
 from django.utils.translation import gettext
@@ -15,9 +16,9 @@ from annotation.roles import ANNOTATOR
 def upload_limit_sentence() -> str:
     """The sentence the upload pages state, and refuse a larger file with."""
     return gettext(
-        "The largest file this page takes is %(size)s MiB; import a larger one with the command "
+        "The largest file this page takes is %(size)s; import a larger one with the command "
         "“manage.py import_items” (see the README)."
-    ) % {"size": settings.POLIS_MAX_UPLOAD_BYTES // (1024 * 1024)}
+    ) % {"size": filesizeformat(settings.POLIS_MAX_UPLOAD_BYTES)}
 
 
 class UploadField(forms.FileField):
@@ -31,7 +32,7 @@ class UploadField(forms.FileField):
     def widget_attrs(self, widget):
         return {
             **super().widget_attrs(widget),
-            "data-max-bytes": str(settings.POLIS_MAX_UPLOAD_BYTES),
+            "data-max-bytes": lazy(lambda: str(settings.POLIS_MAX_UPLOAD_BYTES), str)(),
             "data-too-large": lazy(upload_limit_sentence, str)(),
         }
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation import limits
 from annotation.item_fields import annotator_payload
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.roles import ANNOTATOR, role_required
@@ -140,7 +141,9 @@ def _item_page(
         "clock": annotating.start_clock(assignment),
         "config": config,
         "problems": problems or [],
-        **widget.context(payload, answer),
+        # A stored draft that is not an object (drafts are checked, but pages draw whatever is
+        # stored) is drawn as no answer.
+        **widget.context(payload, answer if isinstance(answer, dict) else None),
     }
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
@@ -187,15 +190,21 @@ def _refusal_status(refusal: annotating.SaveRefused) -> int:
     return 422
 
 
-def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpResponse:
+def _posted_answer(request: HttpRequest) -> object:
+    """The posted answer; None when it is not JSON (refused as no answer)."""
     try:
-        answer = json.loads(request.POST.get("answer") or "null")
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to read
-        answer = None
+        return json.loads(request.POST.get("answer") or "null")
+    except ValueError:
+        return None
+    except RecursionError:  # nested too deep for Python to read
+        raise annotating.SaveRefused([annotating.problem_message(limits.depth_problem("answer"))]) from None
+
+
+def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpResponse:
     try:
         outcome = annotating.save_answer(
             assignment=assignment,
-            answer=answer,
+            answer=_posted_answer(request),
             submit=submit,
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),
