@@ -180,8 +180,9 @@ def gunicorn(workers: int):
     port = spare_port()
     server = subprocess.Popen(
         [
-            PYTHON, "-m", "gunicorn", "polis_site.wsgi", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(workers), "--no-control-socket", "--log-level", "warning",
+            PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning",
+            "--access-logfile", "/dev/null",
         ],
         cwd=BASE_DIR,
     )
