@@ -48,7 +48,7 @@ def test_the_gunicorn_configuration_sets_what_production_needs():
     for line in result.stdout.splitlines():
         name, _, value = line.partition("=")
         config[name.strip()] = value.strip()
-    assert int(config["timeout"]) >= 120
+    assert int(config["timeout"]) >= 180
     assert int(config["graceful_timeout"]) >= 30
     assert int(config["max_requests"]) > 0 and int(config["max_requests_jitter"]) > 0
     assert config["preload_app"] == "True"
