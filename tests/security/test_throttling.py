@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
+from axes.models import AccessAttempt
 from rest_framework.authtoken.models import Token
 
 from tests.factories import DEFAULT_PASSWORD, make_user
@@ -97,11 +98,23 @@ def test_an_organizer_revokes_tokens_with_the_command_and_in_the_admin():
     call_command("revoke_tokens", user.username)
     assert refused(token_client(key).get("/api/datasets/"))
     key = Token.objects.create(user=user).key
-    organizer = make_user("organizer")
-    organizer.is_superuser = True
-    organizer.save()
+    organizer = make_user("organizer")  # staff, not a superuser
     admin = Client()
     admin.force_login(organizer)
     response = admin.post(f"/admin/authtoken/tokenproxy/{user.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert refused(token_client(key).get("/api/datasets/"))
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_an_organizer_lifts_a_lock_out_in_the_admin():
+    user = make_user("annotator")
+    for _ in range(3):
+        log_in(Client(), user.username, "wrong")
+    assert log_in(Client(), user.username, DEFAULT_PASSWORD).status_code == 429
+    attempt = AccessAttempt.objects.get(username=user.username)
+    admin = Client()
+    admin.force_login(make_user("organizer"))
+    response = admin.post(f"/admin/axes/accessattempt/{attempt.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert log_in(Client(), user.username, DEFAULT_PASSWORD).status_code == 302
