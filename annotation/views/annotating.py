@@ -114,7 +114,9 @@ def _item_page(
 ) -> TemplateResponse:
     """The page of an assignment from ``assignment_for_page``."""
     widget = widget_for(assignment.dataset.subtask)
-    answer = assignment.answer
+    # A stored draft that is not an object (drafts are checked, but pages draw whatever is
+    # stored) is shown as no answer.
+    answer = assignment.answer if isinstance(assignment.answer, dict) else None
     submitted = assignment.answer_status == Annotation.Status.SUBMITTED
     dataset = assignment.dataset
     # Only the fields of the input schema: other keys of the line are for organizers.
@@ -141,9 +143,7 @@ def _item_page(
         "clock": annotating.start_clock(assignment),
         "config": config,
         "problems": problems or [],
-        # A stored draft that is not an object (drafts are checked, but pages draw whatever is
-        # stored) is drawn as no answer.
-        **widget.context(payload, answer if isinstance(answer, dict) else None),
+        **widget.context(payload, answer),
     }
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
