@@ -2,7 +2,7 @@
 
 The page's JavaScript keeps the edits (selection, heads, labels, undo); after each edit it
 posts the draft to the `tree` partial, which draws the list of units with their heads, the
-indented tree and the problems of scoring.discourse.tree_problems next to the unit they
+indented tree and the problems of scoring.subtasks.discourse.tree_problems next to the unit they
 concern. Tree validity is decided there and only there; this module only translates its
 codes and lays the draft out.
 
@@ -28,12 +28,12 @@ from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Item
 from annotation.widgets import Widget
-from scoring.discourse import PASSAGE, RELATIONS, tree_problems
+from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
 
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
 SNIPPET_LENGTH = 60
 
-# One message per problem code of scoring.discourse.tree_problems (tests hold them equal).
+# One message per problem code of scoring.subtasks.discourse.tree_problems (tests hold them equal).
 PROBLEM_MESSAGES = {
     "duplicate_du": _("This unit is given more than once."),
     "unknown_du": _("This unit is not a unit of this passage."),
@@ -50,7 +50,7 @@ PROBLEM_MESSAGES = {
 
 
 class ShownProblem(NamedTuple):
-    code: str  # from scoring.discourse.tree_problems
+    code: str  # from scoring.subtasks.discourse.tree_problems
     message: str
 
 

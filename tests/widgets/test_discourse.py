@@ -10,7 +10,7 @@ from django.utils import translation
 from annotation.models import Annotation
 from annotation.widgets import WIDGETS
 from annotation.widgets.discourse import PROBLEM_MESSAGES, tree_view, units_in_text_order
-from scoring.discourse import PASSAGE, TREE_MESSAGES, tree_problems
+from scoring.subtasks.discourse import PASSAGE, TREE_MESSAGES, tree_problems
 from tests.widgets.item_pages import HOSTILE, assigned_item
 
 
