@@ -3,9 +3,9 @@
 A subtask module gives ``COUNT_NAMES``, ``line_counts(gold_record, prediction)`` (one row
 of integers per gold line; ``prediction`` is None when the line is not answered) and
 ``combine(totals, n_lines)`` (the figures from the column sums; ``score`` is the main
-figure). ``metric`` below is the only place that sums the rows, so a resampling of lines
-(the bootstrap) sums rows of the same ``count_table`` and calls the same ``combine``:
-a metric is never implemented twice.
+figure). ``metric`` sums the rows with ``column_totals`` and combines the sums; a
+resampling of lines (the bootstrap) takes rows of the same counts (``count_table``, a numpy
+array), sums them and calls the same ``combine``: a metric is never implemented twice.
 
 Predictions are scored as they are: a gold item with no prediction counts as wrong (and
 in ``n_missing``); a malformed answer counts as wrong, except that a discourse answer that
@@ -15,15 +15,13 @@ denominator are 0, as scikit-learn's ``zero_division=0``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:
-    from scoring.subtasks import Subtask
+    import numpy as np
 
-LineCounts = Callable[[dict, "dict | None"], tuple[int, ...]]
+    from scoring.subtasks import Subtask
 
 
 def ratio(numerator: int | float, denominator: int | float) -> float:
@@ -39,18 +37,25 @@ def prf(true_positives: int, n_predicted: int, n_gold: int) -> dict[str, float]:
     }
 
 
+def count_rows(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> list[tuple[int, ...]]:
+    """The counts of every gold line (in gold order), by ``subtask.count_names``."""
+    return [subtask.line_counts(record, pred.get(record["id"])) for record in gold]
+
+
 def count_table(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> np.ndarray:
-    """The counts of every gold line (rows, in gold order) by ``subtask.count_names`` (columns)."""
-    rows = [subtask.line_counts(record, pred.get(record["id"])) for record in gold]
-    return np.array(rows, dtype=np.int64).reshape(len(gold), len(subtask.count_names))
+    """``count_rows`` as an integer array (lines x counts), for resampling lines."""
+    import numpy as np  # imported on first need: scoring a file does not need it (0.1 s)
+
+    return np.array(count_rows(subtask, gold, pred), dtype=np.int64).reshape(len(gold), len(subtask.count_names))
 
 
-def column_totals(table: np.ndarray) -> tuple[int, ...]:
-    """The column sums as Python integers, so the figures are plain floats and ints."""
-    return tuple(int(total) for total in table.sum(axis=0))
+def column_totals(rows: Iterable[Sequence[int]], width: int) -> tuple[int, ...]:
+    """The sums of ``width`` columns of count rows (a list of rows or a ``count_table``), as
+    Python integers, so that the figures are plain floats and ints."""
+    totals = tuple(int(sum(column)) for column in zip(*rows))
+    return totals or (0,) * width
 
 
 def metric(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> dict:
     """The subtask's figures for ``gold`` (records with their ``id``) and ``pred`` (id -> record)."""
-    return subtask.combine(column_totals(count_table(subtask, gold, pred)), len(gold))
-
+    return subtask.combine(column_totals(count_rows(subtask, gold, pred), len(subtask.count_names)), len(gold))
