@@ -28,7 +28,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def _report(problems, stream=sys.stdout) -> None:
+def _report(problems, stream=None) -> None:  # None: the current sys.stdout
     for problem in problems:
         print(problem, file=stream)
 
