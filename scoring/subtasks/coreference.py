@@ -9,7 +9,7 @@ from scoring.choice import ANSWER_FIELDS, COUNT_NAMES, LABELS, check_answer, com
 from scoring.problems import Problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
-           "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "check_input"]
+           "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "marks", "check_input"]
 
 NUMBER = 4
 TITLE = "Coreference antecedent selection"

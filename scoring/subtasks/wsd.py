@@ -9,7 +9,7 @@ from scoring.choice import ANSWER_FIELDS, COUNT_NAMES, LABELS, check_answer, com
 from scoring.problems import Problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
-           "NUMBER", "TITLE", "TARGET", "check_input"]
+           "NUMBER", "TITLE", "TARGET", "TARGET_OPEN", "TARGET_CLOSE", "check_input"]
 
 NUMBER = 3
 TITLE = "Same sense in context"

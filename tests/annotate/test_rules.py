@@ -11,7 +11,7 @@ from annotation.rules import RULES, rule_refusals
 from scoring.subtasks import SUBTASKS
 from scoring.validation import answer_problems
 from tests.factories import assign_in_order, make_dataset, make_user
-from tests.widgets.item_pages import assigned_item
+from tests.widgets.item_pages import AssignedItem
 
 NUMERAL_ITEM = {"id": "n1", "sentence": "Przez miesiąc firma odmówiła tylko [[20]] osobom."}
 MORPHOSYNTAX_ITEM = {"id": "m1", "sentence": "Ala ma kota."}
@@ -31,9 +31,18 @@ def test_a_subtask_without_rules_refuses_nothing():
     assert rule_refusals("a-subtask-added-later", {"anything": 1}, {}) == []
 
 
+def numerals_item(username: str) -> AssignedItem:
+    """The numerals item assigned to a new annotator (named, so the factories' counter of
+    names is left alone: the names seed the assignment order other tests check)."""
+    annotator = make_user("annotator", username=username)
+    dataset = make_dataset("numerals", [NUMERAL_ITEM], name=f"rules-{username}")
+    assign_in_order(dataset, annotator)
+    return AssignedItem(annotator, dataset.items.get(), reverse("annotate_item", args=[dataset.pk, 1]))
+
+
 @pytest.mark.django_db
 def test_the_page_applies_the_rules():
-    page = assigned_item("numerals", NUMERAL_ITEM)
+    page = numerals_item("rules-page")
     response = page.submit(page.client(), {"answer": "dwadzieścia 1"})
     assert response.status_code == 422
     assert "may not contain digits" in response.content.decode()
@@ -42,12 +51,10 @@ def test_the_page_applies_the_rules():
 
 @pytest.mark.django_db
 def test_the_api_applies_the_rules():
-    annotator = make_user("annotator")
-    dataset = make_dataset("numerals", [NUMERAL_ITEM])
-    assign_in_order(dataset, annotator)
+    page = numerals_item("rules-api")
     client = APIClient()
-    client.force_authenticate(annotator)
-    item = dataset.items.get()
+    client.force_authenticate(page.annotator)
+    item = page.item
     response = client.post(reverse("api_annotations"),
                            {"item": item.pk, "answer": {"answer": "20"}, "status": "submitted", "version": 0},
                            format="json")
