@@ -8,6 +8,7 @@ import threading
 import urllib.request
 
 import pytest
+from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client
 
 from bench.load import Session, field
@@ -62,6 +63,15 @@ def test_healthz_answers_without_a_login_and_shows_no_data():
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
     assert "Set-Cookie" not in response.headers
+
+
+@pytest.mark.django_db
+def test_healthz_is_a_503_while_a_migration_is_not_applied():
+    # Forget one applied migration (inside the test's transaction, rolled back after it).
+    MigrationRecorder.Migration.objects.filter(app="annotation").order_by("-id")[:1].get().delete()
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "migrations not applied"}
 
 
 def test_an_outage_of_the_database_is_a_503_with_retry_after_and_healthz_follows_it():
