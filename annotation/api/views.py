@@ -83,10 +83,13 @@ def _refused(refusal: annotating.SaveRefused) -> Response:
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
-def _save(assignment: Assignment, data: dict, created_status: int) -> Response:
+def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:
+    page = queues.item_page_of_item(request.user, item_id)
+    if page is None:
+        raise NotFound
     try:
         outcome = annotating.save_answer(
-            assignment=assignment,
+            page=page,
             answer=data["answer"],
             submit=data["status"] == Annotation.Status.SUBMITTED,
             based_on_version=data["version"],
@@ -129,14 +132,7 @@ def annotation_list(request: Request) -> Response:
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)
     incoming = AnnotationCreateSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
-    assignment = (
-        Assignment.objects.select_related("item", "dataset")
-        .filter(item_id=incoming.validated_data["item"], annotator=request.user)
-        .first()
-    )
-    if assignment is None:
-        raise NotFound
-    return _save(assignment, incoming.validated_data, status.HTTP_201_CREATED)
+    return _save(request, incoming.validated_data["item"], incoming.validated_data, status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -154,11 +150,4 @@ def annotation_detail(request: Request, pk: int) -> Response:
         return Response(AnnotationSerializer(annotation).data)
     incoming = AnnotationWriteSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
-    assignment = (
-        Assignment.objects.select_related("item", "dataset")
-        .filter(item_id=annotation.item_id, annotator=request.user)
-        .first()
-    )
-    if assignment is None:
-        raise NotFound
-    return _save(assignment, incoming.validated_data, status.HTTP_200_OK)
+    return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)

@@ -19,7 +19,7 @@ from annotation.widgets import Widget
 from scoring.subtasks import get_subtask
 
 if TYPE_CHECKING:
-    from annotation.models import Item
+    from annotation.selectors.queue import ItemPage
 
 CORRECT = "POPRAWNE"
 INCORRECT = "NIEPOPRAWNE"
@@ -83,9 +83,9 @@ def submit_checks(answer: dict, payload: dict) -> list[str]:
     return []
 
 
-def diff_partial(request: HttpRequest, item: Item) -> HttpResponse:
+def diff_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    sentence = str(item.payload.get("sentence", ""))
+    sentence = str(page.payload.get("sentence", ""))
     corrected = data.get("corrected_sentence", sentence)[:MAX_DIFF_CHARS]
     return render(request, "annotation/widgets/morphosyntax_diff.html", _diff_context(sentence, corrected))
 
