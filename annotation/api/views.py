@@ -22,6 +22,8 @@ from annotation.api.serializers import (
     ItemSerializer,
     RefusalSerializer,
 )
+from annotation.errors import Refused
+from annotation.http import refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
@@ -73,16 +75,6 @@ def dataset_items(request: Request, pk: int) -> Response:
     return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
 
 
-def _refused(refusal: annotating.SaveRefused) -> Response:
-    body = {"detail": " ".join(refusal.messages), "problems": refusal.messages}
-    if isinstance(refusal, annotating.StaleVersion):
-        body["current_version"] = refusal.current.version
-        return Response(body, status=status.HTTP_409_CONFLICT)
-    if isinstance(refusal, annotating.DatasetFrozen):
-        return Response(body, status=status.HTTP_403_FORBIDDEN)
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
-
-
 def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:
     page = queues.item_page_of_item(request.user, item_id)
     if page is None:
@@ -95,8 +87,8 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
             based_on_version=data["version"],
             active_ms=data["active_ms"],
         )
-    except annotating.SaveRefused as refusal:
-        return _refused(refusal)
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = outcome.changed and outcome.annotation.version == 1
     return Response(
         AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
@@ -115,7 +107,7 @@ def _own_annotations(request: Request):
 @extend_schema(
     methods=["POST"],
     request=AnnotationCreateSerializer,
-    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 400: RefusalSerializer,
+    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 422: RefusalSerializer,
                403: RefusalSerializer, 409: RefusalSerializer},
 )
 @api_view(["GET", "POST"])
@@ -138,7 +130,7 @@ def annotation_list(request: Request) -> Response:
 @extend_schema(
     methods=["PUT"],
     request=AnnotationWriteSerializer,
-    responses={200: AnnotationSerializer, 400: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
+    responses={200: AnnotationSerializer, 422: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
 )
 @extend_schema(methods=["GET"], responses=AnnotationSerializer)
 @api_view(["GET", "PUT"])

@@ -6,7 +6,7 @@ One service for the item page and the API, so both validate, version and time an
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core import signing
 from django.db import IntegrityError, connection, transaction
@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from annotation.errors import DatasetFrozen, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.selectors.queue import ItemPage
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
@@ -22,36 +23,6 @@ from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
 
 CLOCK_SALT = "annotation.active-time-clock"
-
-
-class SaveRefused(Exception):
-    """The answer was not stored; ``messages`` say why, for the annotator."""
-
-    def __init__(self, messages: list[str]):
-        super().__init__("; ".join(messages))
-        self.messages = messages
-
-
-class DatasetFrozen(SaveRefused):
-    def __init__(self) -> None:
-        super().__init__([_("This dataset is frozen: its answers can no longer be changed.")])
-
-
-class StaleVersion(SaveRefused):
-    """Someone saved a different answer since the version this save was based on."""
-
-    def __init__(self, current: Annotation):
-        super().__init__(
-            [
-                _(
-                    "This answer was changed in another tab or browser since you opened it "
-                    "(it is now at version %(version)s), so your change was not saved. "
-                    "Reload the page to see the current answer."
-                )
-                % {"version": current.version}
-            ]
-        )
-        self.current = current
 
 
 @dataclass(frozen=True)
@@ -80,9 +51,9 @@ PROBLEM_TEXTS = {
 }
 
 
-def problem_message(problem: Problem) -> str:
-    text = PROBLEM_TEXTS.get(problem.code, problem.message)
-    return f"{problem.field}: {text}" if problem.field else str(text)
+def for_annotator(problem: Problem) -> Problem:
+    """The problem with the annotator's words for it (scoring's own message if none)."""
+    return replace(problem, message=str(PROBLEM_TEXTS.get(problem.code, problem.message)))
 
 
 # ---- active time: the server credits at most the wall-clock time since the page or the last save ----
@@ -123,22 +94,22 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 # ---- saving ----
 
 
-def _refusals(page: ItemPage, answer: object, submit: bool) -> list[str]:
+def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
     subtask = page.subtask
     if answer is None or answer == {}:
-        return [_("Nothing is chosen or typed yet.")]
+        return [Problem("", _("Nothing is chosen or typed yet."))]
     if not isinstance(answer, dict):
-        return [_("The answer must be a JSON object with the answer fields.")]
+        return [Problem("", _("The answer must be a JSON object with the answer fields."))]
     unstorable_found = [
-        problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
+        for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
     ]
     if unstorable_found:
         return unstorable_found
     if not submit:
-        return [problem_message(problem) for problem in draft_problems(subtask, answer)]
+        return [for_annotator(problem) for problem in draft_problems(subtask, answer)]
     payload = page.payload
-    found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
-    return found or widget_for(subtask).submit_checks(answer, payload)
+    found = [for_annotator(problem) for problem in answer_problems(subtask, answer, payload)]
+    return found or [Problem("", message) for message in widget_for(subtask).submit_checks(answer, payload)]
 
 
 def _locked_annotation(page: ItemPage) -> Annotation | None:
@@ -173,7 +144,7 @@ def save_answer(
         raise DatasetFrozen
     refusals = _refusals(page, answer, submit)
     if refusals:
-        raise SaveRefused(refusals)
+        raise Refused(refusals)
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     try:
         with transaction.atomic():
@@ -183,7 +154,7 @@ def save_answer(
             if annotation is not None and annotation.version != based_on_version:
                 raise StaleVersion(annotation)
             if annotation is not None and annotation.status == Annotation.Status.SUBMITTED and not submit:
-                raise SaveRefused([_("This answer is already submitted: save a change with “Save & next”.")])
+                raise Refused.because(_("This answer is already submitted: save a change with “Save & next”."))
             credited = _credited_ms(active_ms, _clock_started_ms(clock, page), annotation)
             now = timezone.now()
             if annotation is None:
@@ -230,7 +201,7 @@ def skip(page: ItemPage) -> None:
 def raise_flag(page: ItemPage, comment: str) -> Flag:
     comment = comment.strip()
     if not comment:
-        raise SaveRefused([_("Say in a comment what is wrong with this item.")])
+        raise Refused.because(_("Say in a comment what is wrong with this item."))
     if unstorable(comment):
-        raise SaveRefused([_("The comment holds the character U+0000, which cannot be stored: remove it.")])
+        raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
     return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

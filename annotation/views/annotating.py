@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation.errors import Refused
+from annotation.http import refusal_status
 from annotation.models import Dataset
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import queue as queues
@@ -160,14 +162,6 @@ def _posted_int(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _refusal_status(refusal: annotating.SaveRefused) -> int:
-    if isinstance(refusal, annotating.StaleVersion):
-        return 409
-    if isinstance(refusal, annotating.DatasetFrozen):
-        return 403
-    return 422
-
-
 def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
     try:
         answer = json.loads(request.POST.get("answer") or "null")
@@ -182,8 +176,8 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
             active_ms=_posted_int(request, "active_ms"),
             clock=request.POST.get("clock"),
         )
-    except annotating.SaveRefused as refusal:
-        status = _refusal_status(refusal)
+    except Refused as refusal:
+        status = refusal_status(refusal)
         if not request.htmx:
             return _item_page(request, page, problems=refusal.messages, status=status)
         response = TemplateResponse(
@@ -210,12 +204,15 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
 def _flag(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:
     try:
         annotating.raise_flag(page, request.POST.get("comment", ""))
-    except annotating.SaveRefused as refusal:
+    except Refused as refusal:
         if not request.htmx:
             messages.error(request, " ".join(refusal.messages))
             return redirect(_item_url(page))
         return TemplateResponse(
-            request, "annotation/partials/flag_result.html", {"problems": refusal.messages}, status=422
+            request,
+            "annotation/partials/flag_result.html",
+            {"problems": refusal.messages},
+            status=refusal_status(refusal),
         )
     if not request.htmx:
         messages.success(request, _("Thank you: the organizers will look at this item."))

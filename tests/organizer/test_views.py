@@ -195,7 +195,7 @@ def test_upload_page_lists_every_problem_and_imports_nothing(organizer_client):
     response = organizer_client.post(
         reverse("organizer_import"), {"name": "c", "subtask": "commas", "inputs": bad}
     )
-    assert response.status_code == 200
+    assert response.status_code == 422  # refused, as on every page and the API
     problems = [(problem.file, problem.line, problem.field) for problem in response.context["problems"]]
     assert problems == [("zle.jsonl", 2, "json"), ("zle.jsonl", 4, "sentence_with_positions")]
     html = response.content.decode()
@@ -209,7 +209,7 @@ def test_upload_page_refuses_an_existing_name(organizer_client, campaign):
     response = organizer_client.post(
         reverse("organizer_import"), {"name": campaign.name, "subtask": "wsd", "inputs": upload(inputs)}
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "exists already" in response.content.decode()
     assert Dataset.objects.count() == 1
 
@@ -251,7 +251,7 @@ def test_assign_page_refuses_an_organizer_who_is_also_an_annotator(organizer_cli
         reverse("organizer_assign", args=[dataset.pk]),
         {"action": "assign", "annotators": [organizer.pk], "per_item": 1},
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "olga can see the gold" in response.content.decode()
     assert Assignment.objects.count() == 0
 
