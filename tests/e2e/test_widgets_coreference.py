@@ -5,16 +5,13 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_coreference import RECORD
 
 SECOND = {**RECORD, "id": "c2"}
 
 
-def test_keyboard_alone_chooses_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("coreference", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_chooses_and_saves(page: Page, open_items):
+    first, second = open_items("coreference", [RECORD, SECOND])
     expect(page.locator(".coref-candidate").first).to_be_focused()
 
     page.keyboard.press("Digit2")
@@ -32,10 +29,8 @@ def test_keyboard_alone_chooses_and_saves(page: Page, live_server, login):
     assert (stored.answer, stored.status) == ({"answer": "A"}, Annotation.Status.SUBMITTED)
 
 
-def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("coreference", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, open_items):
+    first, second = open_items("coreference", [RECORD, SECOND])
 
     # Hovering a candidate in the list lights up its mention in the text.
     page.locator('.coref-candidate[data-choice="C"]').hover()
@@ -49,10 +44,8 @@ def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, live_server, logi
     assert first.stored().answer == {"answer": "D"}
 
 
-def test_mouse_alone_chooses_in_the_list(page: Page, live_server, login):
-    first, second = assigned_items("coreference", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_chooses_in_the_list(page: Page, open_items):
+    first, second = open_items("coreference", [RECORD, SECOND])
 
     page.locator('.coref-candidate[data-choice="B"]').click()
     page.locator("#action-save").click()
@@ -61,10 +54,8 @@ def test_mouse_alone_chooses_in_the_list(page: Page, live_server, login):
     assert first.stored().answer == {"answer": "B"}
 
 
-def test_saving_without_a_choice_is_refused_in_the_page(page: Page, live_server, login):
-    (item,) = assigned_items("coreference", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
+    (item,) = open_items("coreference", [RECORD])
 
     page.keyboard.press("Enter")
 

@@ -7,7 +7,6 @@ from playwright.sync_api import Locator, Page, expect
 
 from annotation.models import Annotation
 from annotation.widgets.discourse import PROBLEM_MESSAGES, units_in_text_order
-from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_discourse import passage
 
 RECORD = passage(10)  # unit 2 has two parts around unit 3; the file is not in text order
@@ -39,13 +38,6 @@ def row(page: Page, number: int) -> Locator:
     return page.locator(f'.du-row[data-number="{number}"]')
 
 
-def open_item(page: Page, live_server, login, records: list[dict]):
-    items = assigned_items("discourse", records)
-    login(page, items[0].annotator)
-    page.goto(live_server.url + items[0].url)
-    return items
-
-
 def type_keys(page: Page, keys: str | list[str]) -> None:
     for key in keys:
         page.keyboard.press(key)
@@ -62,8 +54,8 @@ def attach_by_keyboard(page: Page, head: int, letters: str | list[str] | None) -
     page.keyboard.press("Enter")
 
 
-def test_keyboard_alone_builds_and_submits_the_tree(page: Page, live_server, login):
-    first, second = open_item(page, live_server, login, [RECORD, SECOND])
+def test_keyboard_alone_builds_and_submits_the_tree(page: Page, open_items):
+    first, second = open_items("discourse", [RECORD, SECOND])
     expect(row(page, 1)).to_have_class(re.compile("is-selected"))
     # The split unit reads in its order, with a visible gap where unit 3 stands.
     expect(row(page, 2).locator(".du-text")).to_have_text(re.compile(r"To,\s*\[…\]\s*– to jest ważne\."))
@@ -93,8 +85,8 @@ def test_keyboard_alone_builds_and_submits_the_tree(page: Page, live_server, log
     assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
 
 
-def test_mouse_alone_builds_and_submits_the_tree(page: Page, live_server, login):
-    first, second = open_item(page, live_server, login, [RECORD, SECOND])
+def test_mouse_alone_builds_and_submits_the_tree(page: Page, open_items):
+    first, second = open_items("discourse", [RECORD, SECOND])
 
     row(page, 1).locator(".du-text").click()
     page.locator("#discourse-make-root").click()
@@ -116,8 +108,8 @@ def test_mouse_alone_builds_and_submits_the_tree(page: Page, live_server, login)
     assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
 
 
-def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, live_server, login):
-    open_item(page, live_server, login, [RECORD])
+def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, open_items):
+    open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     attach_by_keyboard(page, 1, "el")  # 2 → 1, now on 3
@@ -132,8 +124,8 @@ def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, live_se
     expect(page.locator(f'#du-tree .tree-row[data-du="{DU[0]}"]')).to_have_class(re.compile("is-head"))
 
 
-def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, live_server, login):
-    (item,) = open_item(page, live_server, login, [RECORD])
+def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, open_items):
+    (item,) = open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     for number in range(2, 11):
@@ -168,8 +160,8 @@ def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, li
     assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
 
 
-def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, live_server, login):
-    (item,) = open_item(page, live_server, login, [RECORD])
+def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, open_items):
+    (item,) = open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     attach_by_keyboard(page, 1, "el")  # 2 → 1

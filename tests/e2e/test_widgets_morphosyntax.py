@@ -5,16 +5,13 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_morphosyntax import CORRECTED, RECORD, SENTENCE
 
 SECOND = {**RECORD, "id": "m2"}
 
 
-def test_keyboard_alone_corrects_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_corrects_and_saves(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
     expect(page.locator('.morph-verdicts [data-choice="POPRAWNE"]')).to_be_focused()
     expect(editor).to_be_hidden()
@@ -42,10 +39,8 @@ def test_keyboard_alone_corrects_and_saves(page: Page, live_server, login):
     )
 
 
-def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
 
     page.keyboard.press("n")
@@ -75,10 +70,8 @@ def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Pag
     )
 
 
-def test_mouse_alone_saves_correct(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_saves_correct(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
 
     page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()
     expect(page.locator("#morph-correction")).to_be_visible()
@@ -90,10 +83,8 @@ def test_mouse_alone_saves_correct(page: Page, live_server, login):
     assert first.stored().answer == {"answer": "POPRAWNE", "corrected_sentence": ""}
 
 
-def test_mouse_corrects_with_the_restore_button(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_corrects_with_the_restore_button(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
 
     page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()

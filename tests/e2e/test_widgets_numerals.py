@@ -5,16 +5,13 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_numerals import RECORD
 
 SECOND = {**RECORD, "id": "n2"}
 
 
-def test_keyboard_alone_types_checks_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_types_checks_and_saves(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
     field = page.locator("#numeral-answer")
     expect(field).to_be_focused()
     expect(page.locator(".numerals-widget mark.target")).to_have_text("20")
@@ -33,10 +30,8 @@ def test_keyboard_alone_types_checks_and_saves(page: Page, live_server, login):
     assert (stored.answer, stored.status) == ({"answer": "dwudziestu"}, Annotation.Status.SUBMITTED)
 
 
-def test_digits_are_refused_in_the_page(page: Page, live_server, login):
-    (item,) = assigned_items("numerals", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_digits_are_refused_in_the_page(page: Page, open_items):
+    (item,) = open_items("numerals", [RECORD])
 
     page.keyboard.type("20")
     expect(page.locator("#numeral-check .widget-refusals")).to_be_visible()
@@ -47,10 +42,8 @@ def test_digits_are_refused_in_the_page(page: Page, live_server, login):
     assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
 
 
-def test_a_form_warning_never_blocks_saving(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_a_form_warning_never_blocks_saving(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
 
     page.locator("#numeral-answer").fill("dwudziesu")
     expect(page.locator(".numeral-word.not-numeral")).to_have_text("dwudziesu")
@@ -60,10 +53,8 @@ def test_a_form_warning_never_blocks_saving(page: Page, live_server, login):
     assert first.stored().answer == {"answer": "dwudziesu"}
 
 
-def test_mouse_and_typing_save(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_and_typing_save(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
 
     page.locator("#numeral-answer").click()
     page.locator("#numeral-answer").fill("dwudziestu")

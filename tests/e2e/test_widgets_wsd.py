@@ -5,16 +5,13 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_wsd import RECORD
 
 SECOND = {**RECORD, "id": "w2"}
 
 
-def test_keyboard_alone_chooses_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("wsd", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_chooses_and_saves(page: Page, open_items):
+    first, second = open_items("wsd", [RECORD, SECOND])
     # Focus starts on the cards: the first decision.
     expect(page.locator(".wsd-card").first).to_be_focused()
 
@@ -30,10 +27,8 @@ def test_keyboard_alone_chooses_and_saves(page: Page, live_server, login):
     assert (stored.answer, stored.status) == ({"answer": "C"}, Annotation.Status.SUBMITTED)
 
 
-def test_mouse_alone_chooses_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("wsd", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_chooses_and_saves(page: Page, open_items):
+    first, second = open_items("wsd", [RECORD, SECOND])
 
     page.locator('.wsd-card[data-choice="D"]').click()
     page.locator("#action-save").click()
@@ -43,10 +38,8 @@ def test_mouse_alone_chooses_and_saves(page: Page, live_server, login):
     assert first.stored().status == Annotation.Status.SUBMITTED
 
 
-def test_saving_without_a_choice_is_refused_in_the_page(page: Page, live_server, login):
-    (item,) = assigned_items("wsd", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
+    (item,) = open_items("wsd", [RECORD])
 
     page.keyboard.press("Enter")
 
@@ -55,10 +48,8 @@ def test_saving_without_a_choice_is_refused_in_the_page(page: Page, live_server,
     assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
 
 
-def test_keys_are_listed_in_the_overlay(page: Page, live_server, login):
-    (item,) = assigned_items("wsd", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_keys_are_listed_in_the_overlay(page: Page, open_items):
+    (item,) = open_items("wsd", [RECORD])
     page.keyboard.press("?")
     keys = page.locator("#keys-list")
     expect(keys).to_be_visible()

@@ -11,6 +11,7 @@ from django.urls import reverse
 from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
 from annotation.services.assigning import assign
 from tests.factories import make_dataset, make_user
+from tests.item_pages import htmx_post
 from tests.organizer.conftest import import_sample, sample_files, submit_answers
 
 pytestmark = pytest.mark.django_db
@@ -134,10 +135,10 @@ def test_dataset_page_query_count_does_not_grow_with_the_dataset(organizer_clien
 
 def test_resolving_a_flag_with_htmx_returns_its_row(organizer_client, organizer, campaign):
     flag = Flag.objects.get(comment="Literówka")
-    response = organizer_client.post(
+    response = htmx_post(
+        organizer_client,
         reverse("organizer_dataset", args=[campaign.pk]),
         {"action": "resolve", "flag": flag.pk, "note": "Poprawione w danych"},
-        HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
     assert f'id="flag-{flag.pk}"' in response.content.decode()

@@ -12,7 +12,8 @@ from django.urls import reverse
 from annotation.models import Annotation, Dataset, Flag, GoldAnswer, Item
 from annotation.errors import Refused
 from annotation.services.importing import SourceFile, import_dataset, import_gold
-from tests.annotate.conftest import htmx_post, item_url, wsd_records
+from tests.annotate.conftest import wsd_records
+from tests.item_pages import htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
