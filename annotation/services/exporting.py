@@ -16,7 +16,6 @@ from django.contrib.auth.models import User
 
 from annotation.errors import NotExportable
 from annotation.models import Annotation, Assignment, Dataset
-from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
 
 

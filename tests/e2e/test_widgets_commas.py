@@ -5,6 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
+from tests.e2e.outcomes import expect_submitted_and_next
 from tests.widgets.test_commas import RECORD
 
 SECOND = {**RECORD, "id": "c-second"}
@@ -37,9 +38,7 @@ def test_keyboard_alone_marks_required_and_optional_commas_and_saves(page: Page,
 
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"commas": [2], "optional": [5, 7]}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"commas": [2], "optional": [5, 7]})
 
 
 def test_one_key_saves_no_comma_anywhere(page: Page, open_items):
@@ -48,9 +47,7 @@ def test_one_key_saves_no_comma_anywhere(page: Page, open_items):
 
     page.keyboard.press("n")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"commas": [], "optional": []}
-    assert first.stored().status == Annotation.Status.SUBMITTED
+    expect_submitted_and_next(page, first, second, {"commas": [], "optional": []})
 
 
 def test_zero_is_the_tenth_position(page: Page, open_items):
@@ -80,9 +77,7 @@ def test_mouse_alone_cycles_positions_and_saves(page: Page, open_items):
     assert "Na, plaży kobieta, stawia małe dziecko" in preview(page)
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"commas": [1], "optional": [3]}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"commas": [1], "optional": [3]})
 
 
 def test_a_draft_comes_back_after_a_reload(page: Page, open_items):

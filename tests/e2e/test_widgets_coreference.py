@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from annotation.models import Annotation
+from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_coreference import RECORD
 
 SECOND = {**RECORD, "id": "c2"}
@@ -24,9 +24,7 @@ def test_keyboard_alone_chooses_and_saves(page: Page, open_items):
     expect(page.locator(".coref-context mark.is-chosen")).to_have_count(1)
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"answer": "A"}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"answer": "A"})
 
 
 def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, open_items):
@@ -40,8 +38,7 @@ def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, open_items):
     expect(page.locator('.coref-candidate[data-choice="D"]')).to_have_attribute("aria-checked", "true")
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "D"}
+    expect_submitted_and_next(page, first, second, {"answer": "D"})
 
 
 def test_mouse_alone_chooses_in_the_list(page: Page, open_items):
@@ -50,8 +47,7 @@ def test_mouse_alone_chooses_in_the_list(page: Page, open_items):
     page.locator('.coref-candidate[data-choice="B"]').click()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "B"}
+    expect_submitted_and_next(page, first, second, {"answer": "B"})
 
 
 def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
@@ -60,4 +56,4 @@ def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
     page.keyboard.press("Enter")
 
     expect(page.locator("#answer-problems li")).not_to_have_count(0)
-    assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+    expect_nothing_submitted(page, item)

@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from annotation.models import Annotation
+from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from annotation.widgets.discourse import PROBLEM_MESSAGES, units_in_text_order
 from tests.widgets.test_discourse import passage
 
@@ -80,9 +81,7 @@ def test_keyboard_alone_builds_and_submits_the_tree(page: Page, open_items):
     expect(page.locator('#du-tree .tree-row[data-du="%s"]' % DU[8])).to_have_css("padding-left", re.compile("px"))
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, ANSWER)
 
 
 def test_mouse_alone_builds_and_submits_the_tree(page: Page, open_items):
@@ -103,9 +102,7 @@ def test_mouse_alone_builds_and_submits_the_tree(page: Page, open_items):
     expect(page.locator("#du-tree .tree-valid")).to_be_visible()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, ANSWER)
 
 
 def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, open_items):
@@ -156,8 +153,7 @@ def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, op
 
     page.keyboard.press("Enter")
     expect(page.locator("#answer-problems li")).to_contain_text(["cycle"])
-    expect(page).to_have_url(re.compile(re.escape(item.url) + "$"))
-    assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+    expect_nothing_submitted(page, item)
 
 
 def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, open_items):

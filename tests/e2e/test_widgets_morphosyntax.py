@@ -1,10 +1,9 @@
 """The morphosyntax widget in the browser: verdict keys, the correction editor, its diff."""
 
-import re
-
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
+from tests.e2e.outcomes import expect_submitted_and_next
 from tests.widgets.test_morphosyntax import CORRECTED, RECORD, SENTENCE
 
 SECOND = {**RECORD, "id": "m2"}
@@ -31,12 +30,7 @@ def test_keyboard_alone_corrects_and_saves(page: Page, open_items):
     expect(page.locator("#morph-diff .diff-text ins")).to_have_text(["chaotycznym", "mogą"])
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (
-        {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED},
-        Annotation.Status.SUBMITTED,
-    )
+    expect_submitted_and_next(page, first, second, {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED})
 
 
 def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Page, open_items):
@@ -62,12 +56,7 @@ def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Pag
     expect(editor).to_be_hidden()
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (
-        {"answer": "POPRAWNE", "corrected_sentence": ""},
-        Annotation.Status.SUBMITTED,
-    )
+    expect_submitted_and_next(page, first, second, {"answer": "POPRAWNE", "corrected_sentence": ""})
 
 
 def test_mouse_alone_saves_correct(page: Page, open_items):
@@ -79,8 +68,7 @@ def test_mouse_alone_saves_correct(page: Page, open_items):
     expect(page.locator("#morph-correction")).to_be_hidden()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "POPRAWNE", "corrected_sentence": ""}
+    expect_submitted_and_next(page, first, second, {"answer": "POPRAWNE", "corrected_sentence": ""})
 
 
 def test_mouse_corrects_with_the_restore_button(page: Page, open_items):
@@ -95,5 +83,4 @@ def test_mouse_corrects_with_the_restore_button(page: Page, open_items):
     expect(page.locator("#morph-diff .diff-text ins")).to_have_count(2)
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED}
+    expect_submitted_and_next(page, first, second, {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED})

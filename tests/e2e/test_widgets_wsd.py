@@ -1,10 +1,8 @@
 """The word-sense widget in the browser: by keyboard alone and by mouse alone."""
 
-import re
-
 from playwright.sync_api import Page, expect
 
-from annotation.models import Annotation
+from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_wsd import RECORD
 
 SECOND = {**RECORD, "id": "w2"}
@@ -22,9 +20,7 @@ def test_keyboard_alone_chooses_and_saves(page: Page, open_items):
     expect(page.locator('.wsd-card[aria-checked="true"]')).to_have_count(1)
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"answer": "C"}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"answer": "C"})
 
 
 def test_mouse_alone_chooses_and_saves(page: Page, open_items):
@@ -33,9 +29,7 @@ def test_mouse_alone_chooses_and_saves(page: Page, open_items):
     page.locator('.wsd-card[data-choice="D"]').click()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "D"}
-    assert first.stored().status == Annotation.Status.SUBMITTED
+    expect_submitted_and_next(page, first, second, {"answer": "D"})
 
 
 def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
@@ -44,8 +38,7 @@ def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
     page.keyboard.press("Enter")
 
     expect(page.locator("#answer-problems li")).not_to_have_count(0)
-    expect(page).to_have_url(re.compile(re.escape(item.url) + "$"))
-    assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+    expect_nothing_submitted(page, item)
 
 
 def test_keys_are_listed_in_the_overlay(page: Page, open_items):

@@ -47,6 +47,12 @@ def users_named(usernames: str) -> list[User]:
     return [found[name] for name in names]
 
 
+def add_dataset_and_annotator(parser) -> None:
+    """The arguments of a command about one annotator's answers in one dataset."""
+    parser.add_argument("dataset", type=dataset_named, help="dataset name")
+    parser.add_argument("--annotator", type=user_named, required=True, help="username")
+
+
 class DataCommand(BaseCommand):
     """A command whose service may refuse: ``run`` does the work; a refusal prints its problems
     and ends the command with exit code 1, saying what was not done (``refused_outcome``)."""

@@ -1,6 +1,6 @@
 from django.core.management.base import CommandError
 
-from annotation.management.commands._common import DataCommand, dataset_named, user_named
+from annotation.management.commands._common import DataCommand, add_dataset_and_annotator
 from annotation.services.exporting import build_submission, write_atomically
 
 
@@ -13,8 +13,7 @@ class Command(DataCommand):
     refused_outcome = "nothing written"
 
     def add_arguments(self, parser):
-        parser.add_argument("dataset", type=dataset_named, help="dataset name")
-        parser.add_argument("--annotator", type=user_named, required=True, help="username")
+        add_dataset_and_annotator(parser)
         parser.add_argument("-o", "--output", required=True, help="file to write")
 
     def run(self, *, dataset, annotator, output, **options):

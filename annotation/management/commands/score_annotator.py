@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import CommandError
 
-from annotation.management.commands._common import DataCommand, dataset_named, user_named
+from annotation.management.commands._common import DataCommand, add_dataset_and_annotator
 from annotation.models import GoldAnswer
 from annotation.services.exporting import build_submission, jsonl_bytes
 from scoring.evaluate import score_files
@@ -17,8 +17,7 @@ class Command(DataCommand):
     refused_outcome = "not scored"
 
     def add_arguments(self, parser):
-        parser.add_argument("dataset", type=dataset_named, help="dataset name")
-        parser.add_argument("--annotator", type=user_named, required=True, help="username")
+        add_dataset_and_annotator(parser)
         parser.add_argument(
             "--synthetic-ok", action="store_true", help="score against synthetic gold (software tests only)"
         )
