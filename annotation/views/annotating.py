@@ -179,7 +179,9 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
     except Refused as refusal:
         status = refusal_status(refusal)
         if not request.htmx:
-            return _item_page(request, page, problems=refusal.messages, status=status)
+            # Read again: the answer a stale save lost to is newer than the page read before it.
+            current = queues.item_page(request.user, page.dataset_id, page.position)
+            return _item_page(request, current, problems=refusal.messages, status=status)
         response = TemplateResponse(
             request,
             "annotation/partials/save_refused.html",
