@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
+from tests.e2e.outcomes import expect_submitted_and_next
 from tests.widgets.test_coreference import RECORD
 
 SECOND = {**RECORD, "id": "c2"}
@@ -39,21 +39,3 @@ def test_mouse_alone_chooses_in_the_text_and_saves(page: Page, open_items):
     page.locator("#action-save").click()
 
     expect_submitted_and_next(page, first, second, {"answer": "D"})
-
-
-def test_mouse_alone_chooses_in_the_list(page: Page, open_items):
-    first, second = open_items("coreference", [RECORD, SECOND])
-
-    page.locator('.coref-candidate[data-choice="B"]').click()
-    page.locator("#action-save").click()
-
-    expect_submitted_and_next(page, first, second, {"answer": "B"})
-
-
-def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
-    (item,) = open_items("coreference", [RECORD])
-
-    page.keyboard.press("Enter")
-
-    expect(page.locator("#answer-problems li")).not_to_have_count(0)
-    expect_nothing_submitted(page, item)

@@ -1,8 +1,8 @@
-"""The word-sense widget in the browser: by keyboard alone and by mouse alone."""
+"""The word-sense widget in the browser: by keyboard alone (the mouse: test_widgets_choice_cards.py)."""
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
+from tests.e2e.outcomes import expect_submitted_and_next
 from tests.widgets.test_wsd import RECORD
 
 SECOND = {**RECORD, "id": "w2"}
@@ -21,24 +21,6 @@ def test_keyboard_alone_chooses_and_saves(page: Page, open_items):
     page.keyboard.press("Enter")
 
     expect_submitted_and_next(page, first, second, {"answer": "C"})
-
-
-def test_mouse_alone_chooses_and_saves(page: Page, open_items):
-    first, second = open_items("wsd", [RECORD, SECOND])
-
-    page.locator('.wsd-card[data-choice="D"]').click()
-    page.locator("#action-save").click()
-
-    expect_submitted_and_next(page, first, second, {"answer": "D"})
-
-
-def test_saving_without_a_choice_is_refused_in_the_page(page: Page, open_items):
-    (item,) = open_items("wsd", [RECORD])
-
-    page.keyboard.press("Enter")
-
-    expect(page.locator("#answer-problems li")).not_to_have_count(0)
-    expect_nothing_submitted(page, item)
 
 
 def test_keys_are_listed_in_the_overlay(page: Page, open_items):
