@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from annotation import limits
 from annotation.item_fields import answer_key_problems
 from annotation.models import Dataset, GoldAnswer, Item
+from annotation.errors import Refused
 from annotation.storable import UNSTORABLE, unstorable_fields
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
@@ -33,14 +34,6 @@ from scoring.validation import check_gold, check_inputs
 BATCH_SIZE = 2000
 CHUNK_LINES = 2000
 MAX_REPORTED_PROBLEMS = 1000
-
-
-class ImportRefused(Exception):
-    """Nothing was written; `problems` says why (file, line and field where they apply)."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -114,11 +107,11 @@ class _Problems:
         self.count += len(problems)
         self.kept.extend(problems[: MAX_REPORTED_PROBLEMS - len(self.kept)])
 
-    def refusal(self) -> ImportRefused:
+    def refusal(self) -> Refused:
         problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
         if self.count > len(self.kept):
             problems.append(Problem("file", f"and {self.count - len(self.kept)} more problems not listed"))
-        return ImportRefused(problems)
+        return Refused(problems)
 
 
 def import_dataset(
@@ -130,7 +123,7 @@ def import_dataset(
     gold_synthetic: bool = False,
     created_by: AbstractBaseUser | None = None,
 ) -> Dataset:
-    """Create a dataset from one inputs file (and optionally its gold) or raise ImportRefused."""
+    """Create a dataset from one inputs file (and optionally its gold) or raise Refused."""
     problems = _Problems()
     problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
     try:
@@ -157,7 +150,7 @@ def import_dataset(
             dataset.save(update_fields=["source_sha256"])
     except IntegrityError:
         # Another import created the same name between the check and the insert.
-        raise ImportRefused([_dataset_exists(name)]) from None
+        raise Refused([_dataset_exists(name)]) from None
     return dataset
 
 
@@ -169,7 +162,7 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
         # The row lock serialises two gold imports of the same dataset.
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
         if GoldAnswer.objects.filter(item__dataset=dataset).exists():
-            raise ImportRefused(
+            raise Refused(
                 [Problem("dataset", f"dataset {dataset.name!r} already has gold; it is never replaced", file=gold.name)]
             )
         count = _add_gold(dataset, gold, problems)

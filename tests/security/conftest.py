@@ -1,16 +1,15 @@
 """Builders shared by the hostile-input tests: real sample items of every subtask, assigned
-to an annotator who is logged in, and the item page and API as that annotator sees them."""
+to an annotator (tests.item_pages), with a client of theirs that reports a server error as a
+status instead of raising it."""
 
 import json
 from dataclasses import dataclass
 
-import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
 from annotation.models import Dataset, Item
-from tests.annotate.conftest import item_url
-from tests.factories import assign_in_order, make_dataset, make_user
+from tests.item_pages import assigned_items
 from tests.organizer.conftest import sample_files
 
 
@@ -28,26 +27,15 @@ def client_of(user: User) -> Client:
 
 @dataclass
 class Queue:
+    """The first item of an assigned dataset: its page and the annotator's client."""
+
     annotator: User
     dataset: Dataset
+    item: Item
+    page: str
     client: Client
-
-    @property
-    def item(self) -> Item:
-        return self.dataset.items.get(ordinal=0)
-
-    @property
-    def page(self) -> str:
-        return item_url(self.dataset, 1)
 
 
 def make_queue(subtask: str, records: list[dict] | None = None) -> Queue:
-    annotator = make_user("annotator")
-    dataset = make_dataset(subtask, records or sample_records(subtask))
-    assign_in_order(dataset, annotator)
-    return Queue(annotator, dataset, client_of(annotator))
-
-
-@pytest.fixture
-def queue_of():
-    return make_queue
+    first = assigned_items(subtask, records or sample_records(subtask))[0]
+    return Queue(first.annotator, first.item.dataset, first.item, first.url, client_of(first.annotator))

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from annotation.models import Annotation
-from tests.annotate.conftest import htmx_post
+from tests.item_pages import htmx_post
 from tests.security.conftest import make_queue
 
 pytestmark = pytest.mark.django_db
