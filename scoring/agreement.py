@@ -24,6 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from scoring.checks import comma_markers
 from scoring.discourse import tree_problems
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
@@ -52,18 +53,22 @@ def nominal_alpha(units: Iterable[ValueCounts]) -> float:
 
     With n pairable values, o_cc = sum over units of n_uc (n_uc - 1) / (m_u - 1) and n_c
     the total of value c: alpha = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2),
-    computed in exact fractions.
+    computed in exact fractions. A value counted 0 times is not there.
     """
     n = 0
     agreeing_by_m: dict[int, int] = defaultdict(int)  # m_u -> sum of n_uc (n_uc - 1)
-    totals: Counter = Counter()
+    totals: dict[Hashable, int] = {}
     for counts in units:
         m = sum(counts.values())
         if m < 2:
             continue
         n += m
-        agreeing_by_m[m] += sum(count * (count - 1) for count in counts.values())
-        totals.update(counts)
+        agreeing = 0
+        for value, count in counts.items():
+            if count:
+                agreeing += count * (count - 1)
+                totals[value] = totals.get(value, 0) + count
+        agreeing_by_m[m] += agreeing
     if n == 0:
         raise Undefined(NO_PAIRABLE_UNIT)
     if len(totals) < 2:
@@ -393,25 +398,33 @@ def _morphosyntax_figures(table: AnswerTable, figures: Figures) -> None:
     figures.add("correction_agreement_n_pairs", lambda: pairs)
 
 
-def _marker_values(answer: dict, n_markers: int) -> list[str]:
-    """The value of every marker 1..n in a commas answer: required, optional or none."""
-    values = ["none"] * n_markers
-    for marker in answer["optional"]:
-        values[marker - 1] = "optional"
-    for marker in answer["commas"]:
-        values[marker - 1] = "required"
-    return values
+def marker_counts(answers: list[dict], n_markers: int) -> list[dict[str, int]]:
+    """For every marker 1..n of a commas item, how many of ``answers`` make it ``required``
+    (in ``commas``), ``optional`` or ``none``; values no answer gives are left out."""
+    required = [0] * (n_markers + 1)
+    optional = [0] * (n_markers + 1)
+    for answer in answers:
+        for marker in answer["commas"]:
+            required[marker] += 1
+        for marker in answer["optional"]:
+            optional[marker] += 1
+    counts = []
+    for marker in range(1, n_markers + 1):
+        given = {"required": required[marker], "optional": optional[marker],
+                 "none": len(answers) - required[marker] - optional[marker]}
+        counts.append({value: count for value, count in given.items() if count})
+    return counts
+
+
+def _n_markers(item: dict) -> int:
+    return len(comma_markers(item["sentence_with_positions"]))
 
 
 def _commas_figures(table: AnswerTable, figures: Figures) -> None:
-    from scoring.checks import comma_markers
-
-    marker_units: list[Counter] = []
+    marker_units: list[dict[str, int]] = []
     required_sets: list[Counter] = []
     for item, answers in table.answered_items():
-        n_markers = len(comma_markers(item["sentence_with_positions"]))
-        per_answer = [_marker_values(answer, n_markers) for answer in answers]
-        marker_units.extend(Counter(values) for values in zip(*per_answer))
+        marker_units.extend(marker_counts(answers, _n_markers(item)))
         required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
     figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
     figures.add("exact_set_agreement", lambda: observed_agreement(required_sets))
@@ -419,13 +432,12 @@ def _commas_figures(table: AnswerTable, figures: Figures) -> None:
 
 
 def _commas_majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
-    from scoring.checks import comma_markers
-
-    n_markers = len(comma_markers(item["sentence_with_positions"]))
-    per_answer = [_marker_values(answer, n_markers) for answer in answers]
-    winners = [_strict_majority(values) for values in zip(*per_answer)]
-    if None in winners:
-        return None, "no majority"
+    winners = []
+    for counts in marker_counts(answers, _n_markers(item)):
+        value, count = max(counts.items(), key=lambda pair: pair[1])
+        if 2 * count <= len(answers):
+            return None, "no majority"
+        winners.append(value)
     return {
         "commas": [marker for marker, value in enumerate(winners, start=1) if value == "required"],
         "optional": [marker for marker, value in enumerate(winners, start=1) if value == "optional"],
