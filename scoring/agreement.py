@@ -17,6 +17,7 @@ figures of a subtask map it to ``null`` and that sentence to ``reasons``.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -325,6 +326,21 @@ def agreement_figures(key: str, table: AnswerTable) -> dict:
     return figures.result()
 
 
+def figures_text(figures: dict, as_json: bool) -> str:
+    """What `agreement` prints: one JSON object, or a line per figure (a null with its reason)."""
+    if as_json:
+        return json.dumps(figures, ensure_ascii=False)
+    lines = []
+    for name, value in figures.items():
+        if name == "reasons":
+            continue
+        if value is None:
+            lines.append(f"{name}: null ({figures['reasons'][name]})")
+        else:
+            lines.append(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return "\n".join(lines)
+
+
 def majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     """The majority answer of one item from its valid answers (answer fields, no id).
 
@@ -349,14 +365,18 @@ def _strict_majority(values: Sequence[Hashable]) -> Hashable | None:
 # Each subtask has a ``figures(table, figures)`` adding its figures and a
 # ``majority(normalised answers (two or more), item)`` rule.
 
-def _answer_key(key: str, answer: dict) -> tuple:
-    """The whole normalised answer as one comparable value."""
-    return tuple(answer[field] for field in get_subtask(key).answer_fields)
+def answer_value(key: str, answer: dict) -> Hashable:
+    """A valid, normalised answer of subtask ``key`` as one comparable value: two answers are
+    equal when their values are (a discourse tree by its attachments, whatever their order)."""
+    if key == "discourse":
+        return frozenset((unit["du_id"], unit["head"], unit["relation"]) for unit in answer["discourse_units"])
+    return tuple(tuple(value) if isinstance(value, list) else value
+                 for value in (answer[name] for name in get_subtask(key).answer_fields))
 
 
 def _whole_answer_majority(key: str) -> Callable[[list[dict], dict], tuple[dict | None, str | None]]:
     def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
-        winner = _strict_majority([_answer_key(key, answer) for answer in answers])
+        winner = _strict_majority([answer_value(key, answer) for answer in answers])
         if winner is None:
             return None, "no majority"
         return dict(zip(get_subtask(key).answer_fields, winner)), None
