@@ -280,7 +280,7 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
         lines, _, problems = read_answer_file(subtask, "output", data, name, items)
         without_string_id = {line.number for line in lines if not isinstance(line.record.get("id"), str)}
         faulty_lines = set()
-        for problem in problems:
+        for problem in sorted_by_line(problems):
             faulty_lines.add(problem.line)
             fatal = problem.code in _FILE_ERROR_CODES or (problem.line in without_string_id and problem.field == "id")
             (errors if fatal else faults).append(problem)
@@ -289,7 +289,6 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
             for line in lines
             if line.number not in faulty_lines
         })
-    errors, faults = sorted_by_line(errors), sorted_by_line(faults)
     if errors:
         return ReadAnswers(None, errors, faults)
     return ReadAnswers(AnswerTable(items, tables), [], faults)
