@@ -21,6 +21,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 
 import numpy as np
@@ -240,12 +241,15 @@ class AnswerTable:
         """The item's valid answers, in file order."""
         return [answers[item_id] for answers in self.files if item_id in answers]
 
-    def answered_items(self) -> Iterable[tuple[dict, list[dict]]]:
-        """(item, its valid answers) for every item with at least two valid answers."""
+    @cached_property
+    def answered(self) -> list[tuple[dict, list[dict]]]:
+        """(item, its valid answers) for every item with at least two valid answers, in input order."""
+        found = []
         for item in self.items:
             answers = self.answers_of(item["id"])
             if len(answers) >= 2:
-                yield item, answers
+                found.append((item, answers))
+        return found
 
 
 @dataclass
@@ -300,7 +304,7 @@ class Figures:
     """Figures in the order they are added; a figure that is ``Undefined`` is null with its reason."""
 
     def __init__(self, table: AnswerTable):
-        answered = list(table.answered_items())
+        answered = table.answered
         self.values: dict[str, object] = {
             "n_items": len(answered),
             "n_answers": sum(len(answers) for _, answers in answered),
@@ -384,7 +388,7 @@ def _whole_answer_majority(key: str) -> Callable[[list[dict], dict], tuple[dict 
 
 def _label_figures(table: AnswerTable, figures: Figures) -> None:
     """wsd, coreference: nominal alpha, Fleiss' kappa over A-D, observed agreement."""
-    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
     figures.add("alpha", lambda: nominal_alpha(counts))
     kappa_units = fleiss_units(counts)
     figures.add("fleiss_kappa", lambda: fleiss_kappa(kappa_units, ("A", "B", "C", "D")))
@@ -393,13 +397,13 @@ def _label_figures(table: AnswerTable, figures: Figures) -> None:
 
 
 def _numerals_figures(table: AnswerTable, figures: Figures) -> None:
-    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
     figures.add("alpha", lambda: nominal_alpha(counts))
     figures.add("observed_agreement", lambda: observed_agreement(counts))
 
 
 def _morphosyntax_figures(table: AnswerTable, figures: Figures) -> None:
-    answered = list(table.answered_items())
+    answered = table.answered
     figures.add("label_alpha", lambda: nominal_alpha(Counter(answer["answer"] for answer in answers) for _, answers in answered))
     pairs = equal_pairs = 0
     for _, answers in answered:
@@ -442,7 +446,7 @@ def _n_markers(item: dict) -> int:
 def _commas_figures(table: AnswerTable, figures: Figures) -> None:
     marker_units: list[dict[str, int]] = []
     required_sets: list[Counter] = []
-    for item, answers in table.answered_items():
+    for item, answers in table.answered:
         marker_units.extend(marker_counts(answers, _n_markers(item)))
         required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
     figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
@@ -497,7 +501,7 @@ def _discourse_figures(table: AnswerTable, figures: Figures) -> None:
     figures.add("pairwise_las", lambda: mean_over_pairs(las))
     head_units: list[Counter] = []
     labelled_units: list[Counter] = []
-    for item, answers in table.answered_items():
+    for item, answers in table.answered:
         trees = [_heads(answer) for answer in answers]
         for unit in item["discourse_units"]:
             attachments = [tree[unit["du_id"]] for tree in trees]
