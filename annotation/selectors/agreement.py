@@ -16,7 +16,8 @@ from django.db.models import QuerySet
 
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
 from annotation.services.exporting import jsonl_bytes
-from scoring.agreement import AnswerTable, agreement_figures, answer_value, marker_counts, read_answers
+from scoring.agreement import agreement_figures, answer_value, marker_counts, read_answers
+from scoring.reliability import AnswerTable
 from scoring.checks import comma_markers
 from scoring.subtasks import get_subtask
 from scoring.validation import submission_line

@@ -1,4 +1,5 @@
-"""scoring.agreement: hand-computed cases, and the test-only references (krippendorff, statsmodels)."""
+"""scoring.reliability and scoring.agreement: hand-computed cases, and the test-only references
+(krippendorff, statsmodels)."""
 
 from collections import Counter
 from fractions import Fraction
@@ -9,16 +10,15 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss_kappa
 
-from scoring.agreement import (
+from scoring.agreement import agreement_figures, majority_answer
+from scoring.reliability import (
     NO_PAIRABLE_UNIT,
     ONE_VALUE,
     AnswerTable,
     Undefined,
-    agreement_figures,
     alpha,
     fleiss_kappa,
     fleiss_units,
-    majority_answer,
     masi_distance,
     masi_distances,
     nominal_alpha,
