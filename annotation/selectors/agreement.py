@@ -11,6 +11,7 @@ import json
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from django.db.models import QuerySet
 
@@ -167,7 +168,8 @@ class Disagreement:
 
 
 def _labels_kinds(answers: list[dict], item: dict) -> list[str]:
-    return ["/".join(sorted({answer["answer"] for answer in answers}))]
+    """Every pair of different labels given."""
+    return [f"{first}/{second}" for first, second in combinations(sorted({answer["answer"] for answer in answers}), 2)]
 
 
 def _morphosyntax_kinds(answers: list[dict], item: dict) -> list[str]:
@@ -190,13 +192,14 @@ def _commas_kinds(answers: list[dict], item: dict) -> list[str]:
 
 
 def _discourse_kinds(answers: list[dict], item: dict) -> list[str]:
-    kinds = []
+    """Every relation (ROOT for the root) given to a DU on which the answers differ."""
+    relations: set[str] = set()
     units = [{unit["du_id"]: unit for unit in answer["discourse_units"]} for answer in answers]
     for du in item["discourse_units"]:
         attachments = {(tree[du["du_id"]]["head"], tree[du["du_id"]]["relation"]) for tree in units}
         if len(attachments) > 1:
-            kinds.append("/".join(sorted({relation or "ROOT" for _, relation in attachments})))
-    return list(dict.fromkeys(kinds))
+            relations.update(relation or "ROOT" for _, relation in attachments)
+    return sorted(relations)
 
 
 DISAGREEMENT_KINDS = {

@@ -167,3 +167,85 @@ def test_the_endpoint_is_in_the_openapi_schema(client):
     client.force_login(make_user("organizer"))
     schema = client.get(reverse("api_schema"), {"format": "json"}).json()
     assert "/api/datasets/{id}/agreement/" in schema["paths"]
+
+
+# Disagreements and their kinds --------------------------------------------------------------
+
+def answer_items(subtask, records, answers_by_user):
+    """A dataset of ``records`` whose users submitted ``{username: {external id: answer}}``."""
+    dataset = make_dataset(subtask, records)
+    items = {item.external_id: item for item in dataset.items.all()}
+    for username, answers in answers_by_user.items():
+        user = make_user(username=username)
+        Annotation.objects.bulk_create(
+            Annotation(item=items[item_id], annotator=user, answer=answer, status=Annotation.Status.SUBMITTED)
+            for item_id, answer in answers.items()
+        )
+    return dataset
+
+
+def wsd_record(item_id):
+    return {"id": item_id, "reference_sentence": "[[TARGET]]a[[/TARGET]]",
+            "candidates": {label: "[[TARGET]]a[[/TARGET]]" for label in "ABCD"}}
+
+
+def test_label_disagreements_by_label_pair():
+    dataset = answer_items("wsd", [wsd_record("w1"), wsd_record("w2"), wsd_record("w3")], {
+        "ala": {"w1": {"answer": "A"}, "w2": {"answer": "A"}, "w3": {"answer": "C"}},
+        "bartek": {"w1": {"answer": "A"}, "w2": {"answer": "B"}, "w3": {"answer": "D"}},
+        "celina": {"w1": {"answer": "A"}, "w2": {"answer": "C"}},
+    })
+    report = agreement_report(dataset)
+    assert [(d.item.external_id, d.kinds) for d in report.disagreements] == [
+        ("w2", ["A/B", "A/C", "B/C"]), ("w3", ["C/D"])]
+    assert report.answer_counts == [(0, 0), (1, 0), (2, 1), (3, 2)]
+    ala = report.annotators[0]
+    assert [(cell.other, cell.common, cell.value) for cell in ala.pairs] == [("bartek", 3, 1 / 3), ("celina", 2, 1 / 2)]
+    assert ala.weighted_mean == pytest.approx((1 / 3 * 3 + 1 / 2 * 2) / 5)
+
+
+def test_commas_disagreements_by_marker():
+    record = {"id": "c1", "sentence_with_positions": "a [1] b [2] c [3] d"}
+    dataset = answer_items("commas", [record], {
+        "ala": {"c1": {"commas": [1], "optional": [3]}},
+        "bartek": {"c1": {"commas": [1, 2], "optional": []}},
+    })
+    assert [d.kinds for d in agreement_report(dataset).disagreements] == [["[2]", "[3]"]]
+
+
+def test_discourse_disagreements_by_relation():
+    record = {"id": "p1", "document_id": "d", "passage_id": "d:1", "discourse_units": [
+        {"du_id": du, "orig_id": du, "sent_id": du, "parts": [{"order": 0, "text": du}]} for du in ("1", "2", "3")]}
+    first = {"discourse_units": [{"du_id": "1", "head": None, "relation": None},
+                                 {"du_id": "2", "head": "1", "relation": "Cause"},
+                                 {"du_id": "3", "head": "2", "relation": "Elaboration"}]}
+    second = {"discourse_units": [{"du_id": "1", "head": None, "relation": None},
+                                  {"du_id": "2", "head": "1", "relation": "Cause"},
+                                  {"du_id": "3", "head": "1", "relation": "Contrast"}]}
+    dataset = answer_items("discourse", [record], {"ala": {"p1": first}, "bartek": {"p1": second}})
+    report = agreement_report(dataset)
+    assert [d.kinds for d in report.disagreements] == [["Contrast", "Elaboration"]]
+    # LAS of ala with bartek as reference: DU 2 right, DU 3 wrong.
+    assert report.annotators[0].pairs[0].value == 0.5
+
+
+def test_morphosyntax_disagreements_by_label_and_correction():
+    records = [{"id": "m1", "sentence": "Ala ma kot."}, {"id": "m2", "sentence": "Ala ma kota."}]
+    dataset = answer_items("morphosyntax", records, {
+        "ala": {"m1": {"answer": "NIEPOPRAWNE", "corrected_sentence": "Ala ma kota."},
+                "m2": {"answer": "POPRAWNE", "corrected_sentence": ""}},
+        "bartek": {"m1": {"answer": "NIEPOPRAWNE", "corrected_sentence": "Ala ma koty."},
+                   "m2": {"answer": "NIEPOPRAWNE", "corrected_sentence": "Ala ma psa."}},
+    })
+    assert [d.kinds for d in agreement_report(dataset).disagreements] == [["correction"], ["POPRAWNE/NIEPOPRAWNE"]]
+
+
+def test_gold_agreement_on_answered_items():
+    dataset = make_dataset("wsd", [wsd_record("w1"), wsd_record("w2")],
+                           gold=[{"id": "w1", "answer": "A"}, {"id": "w2", "answer": "B"}])
+    items = {item.external_id: item for item in dataset.items.all()}
+    user = make_user(username="ala")
+    Annotation.objects.create(item=items["w1"], annotator=user, answer={"answer": "A"}, status=Annotation.Status.SUBMITTED)
+    row = agreement_report(dataset).annotators[0]
+    # macro-F1 over A-D on the one answered item: F1(A) = 1, the rest 0.
+    assert (row.gold_score, row.gold_items) == (0.25, 1)
