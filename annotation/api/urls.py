@@ -6,6 +6,7 @@ from annotation.api import docs, tokens, views
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
     path("datasets/<id:pk>/items/", views.dataset_items, name="api_dataset_items"),
+    path("datasets/<id:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<id:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", tokens.obtain_token, name="api_token"),
