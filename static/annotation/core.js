@@ -342,6 +342,9 @@
   for (const opener of document.querySelectorAll("[data-opens]")) {
     opener.addEventListener("click", () => openDialog(document.getElementById(opener.dataset.opens)));
   }
+  for (const closer of document.querySelectorAll("[data-closes-dialog]")) {
+    closer.addEventListener("click", () => closer.closest("dialog").close());
+  }
   if (flagDialog) {
     flagDialog.addEventListener("htmx:afterRequest", (event) => {
       if (event.detail.successful) {
