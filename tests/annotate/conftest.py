@@ -32,6 +32,12 @@ def htmx_post(client, url: str, data: dict, **extra):
     return client.post(url, data, HTTP_HX_REQUEST="true", **extra)
 
 
+def next_location(response) -> str:
+    """Where a save & next sent the page: the URL pushed with the next item swapped in, or
+    the redirect to the end-of-queue page."""
+    return response.headers.get("HX-Push-Url") or response["HX-Redirect"]
+
+
 @pytest.fixture
 def annotator():
     return make_user("annotator")
