@@ -49,12 +49,20 @@ TIMING_HOOKS = """(() => {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter") sessionStorage.setItem("benchEnterAt", String(performance.timeOrigin + event.timeStamp));
   }, { capture: true });
-  const painted = () => requestAnimationFrame(() => setTimeout(() => {
-    window.benchPainted = { path: location.pathname, at: now() };
+  // The reply that brought the item: the page's own (a page load) or the save's (a swap).
+  const replyEnd = (swapped) => {
+    const entries = swapped
+      ? performance.getEntriesByType("resource").filter((entry) => entry.initiatorType === "xmlhttprequest")
+      : performance.getEntriesByType("navigation");
+    performance.clearResourceTimings();
+    return entries.length ? performance.timeOrigin + entries[entries.length - 1].responseEnd : null;
+  };
+  const painted = (swapped) => requestAnimationFrame(() => setTimeout(() => {
+    window.benchPainted = { path: location.pathname, at: now(), reply: replyEnd(swapped) };
   }, 0));
-  document.addEventListener("DOMContentLoaded", painted);
+  document.addEventListener("DOMContentLoaded", () => painted(false));
   // A swap without a page load: htmx pushes the URL, then swaps and settles in the same task.
-  document.addEventListener("htmx:pushedIntoHistory", painted);
+  document.addEventListener("htmx:pushedIntoHistory", () => painted(true));
 })()"""
 
 
@@ -77,8 +85,9 @@ def make_queues(items: int) -> tuple[object, dict[str, int]]:
     return annotator, datasets
 
 
-def walk(page, base_url: str, dataset_pk: int, subtask: str, measured: int, warmup: int, think_ms: int) -> list[float]:
-    """Save & next through the queue; the key-to-painted times of the last `measured` items."""
+def walk(page, base_url: str, dataset_pk: int, subtask: str, measured: int, warmup: int, think_ms: int) -> list[dict]:
+    """Save & next through the queue; the times (page clock, ms) of the Enter, of the reply
+    received and of the next item painted, for the last `measured` items."""
     page.goto(f"{base_url}/annotate/{dataset_pk}/")
     page.wait_for_function("() => window.benchPainted !== undefined")
     times = []
@@ -92,8 +101,26 @@ def walk(page, base_url: str, dataset_pk: int, subtask: str, measured: int, warm
         if not timing["painted"]["path"].startswith(f"/annotate/{dataset_pk}/") or timing["painted"]["path"].endswith("/done/"):
             raise SystemExit(f"{subtask}: save & next went to {timing['painted']['path']}")
         if number >= warmup:
-            times.append(timing["painted"]["at"] - timing["enter"])
+            times.append({"enter": timing["enter"], **timing["painted"]})
     return times
+
+
+def report_times(subtask: str, times: list[dict]) -> None:
+    label = f"{subtask}, {len(times)} items: Enter to next item painted"
+    painted = [time["at"] - time["enter"] for time in times]
+    key = "" if subtask == "both" else f"{subtask}_"
+    report(f"{key}p50_ms", f"{label}, median", statistics.median(painted), "ms")
+    report(f"{key}p95_ms", f"{label}, p95", percentile(painted, 0.95), "ms")
+    if subtask == "both":
+        report("max_ms", f"{label}, max", max(painted), "ms")
+        report(
+            "reply_p50_ms", f"{label}, of which Enter to the reply received (script, network, server), median",
+            statistics.median(time["reply"] - time["enter"] for time in times), "ms",
+        )
+        report(
+            "reply_to_paint_p50_ms", f"{label}, of which reply received to painted (page or swap, widget, paint), median",
+            statistics.median(time["at"] - time["reply"] for time in times), "ms",
+        )
 
 
 def main() -> None:
@@ -118,7 +145,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    all_times = []
+    all_times: list[dict] = []
     # Playwright's sync API runs an event loop in this thread; no database call follows.
     with gunicorn(args.workers) as base_url, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
@@ -129,14 +156,9 @@ def main() -> None:
         for subtask, dataset_pk in datasets.items():
             times = walk(page, base_url, dataset_pk, subtask, args.items, args.warmup, args.think_ms)
             all_times += times
-            label = f"{subtask}, {len(times)} items: Enter to next item painted"
-            report(f"{subtask}_p50_ms", f"{label}, median", statistics.median(times), "ms")
-            report(f"{subtask}_p95_ms", f"{label}, p95", percentile(times, 0.95), "ms")
+            report_times(subtask, times)
         browser.close()
-    label = f"both, {len(all_times)} items: Enter to next item painted"
-    report("p50_ms", f"{label}, median", statistics.median(all_times), "ms")
-    report("p95_ms", f"{label}, p95", percentile(all_times, 0.95), "ms")
-    report("max_ms", f"{label}, max", max(all_times), "ms")
+    report_times("both", all_times)
     figures["database"] = "PostgreSQL"
     save_results(
         {"items_per_subtask": args.items, "warmup": args.warmup, "think_ms": args.think_ms,

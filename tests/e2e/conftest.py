@@ -95,3 +95,29 @@ def _no_foreign_requests(request: pytest.FixtureRequest) -> Iterator[None]:
     urls = request.getfixturevalue("foreign_requests")
     yield
     assert not urls, f"the page requested other hosts than the live server: {urls}"
+
+
+@pytest.fixture
+def screen(browser, record_foreign_requests) -> Iterator[Callable[[int], Page]]:
+    """`screen(width)`: a page in a new browser context of a touch screen (a phone, or a
+    tablet) `width` CSS px wide, as a mobile browser lays pages out. Closed at the end; the
+    test fails if it requested any host other than the live server."""
+    contexts: list[BrowserContext] = []
+    recorded: list[list[str]] = []
+
+    def open_screen(width: int) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": max(640, round(width * 16 / 9))},
+            has_touch=True,
+            is_mobile=True,
+            device_scale_factor=2,
+        )
+        contexts.append(context)
+        recorded.append(record_foreign_requests(context))
+        return context.new_page()
+
+    yield open_screen
+    for context in contexts:
+        context.close()
+    foreign = [url for urls in recorded for url in urls]
+    assert not foreign, f"the page requested other hosts than the live server: {foreign}"
