@@ -261,12 +261,23 @@
 
   function register(spec) {
     if (item) item.keys.push(spec);
-    renderKeyList();
+    renderKeyListSoon();
   }
 
   function registerCore(spec) {
     coreKeys.push(spec);
-    renderKeyList();
+    renderKeyListSoon();
+  }
+
+  // A widget registers its keys one by one: the lists are drawn once, after the last.
+  let keyListDue = false;
+  function renderKeyListSoon() {
+    if (keyListDue) return;
+    keyListDue = true;
+    queueMicrotask(() => {
+      keyListDue = false;
+      renderKeyList();
+    });
   }
 
   function keyName(spec) {
@@ -397,7 +408,7 @@
   function startItem() {
     if (item) item.leave();
     item = openItem();
-    renderKeyList();
+    renderKeyListSoon();
     if (widgetSetUp) widgetSetUp();
   }
 
