@@ -2,6 +2,8 @@
 
 Fixtures for every browser test:
 - `login(page, user, password=DEFAULT_PASSWORD)`: log in through the real login form.
+- `page_errors`: the uncaught script errors of the test's `page`.
+- `screen(width)`: a page on a touch screen `width` CSS px wide (see tests/e2e/layout.py).
 - `foreign_requests`: URLs the test's `page` (its whole browser context) requested
   from any host other than the live server; `record_foreign_requests(context)` does
   the same for a context a test opens itself. Every test that uses `page` also fails
@@ -62,6 +64,14 @@ def login(live_server) -> Callable[..., None]:
         expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
     return log_in
+
+
+@pytest.fixture
+def page_errors(page: Page) -> list[str]:
+    """The uncaught script errors of the test's `page`, as they happen."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from annotation.models import Annotation
+from annotation.models import Annotation, Flag
 from tests.annotate.conftest import wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.widgets.item_pages import assigned_items
@@ -21,13 +21,6 @@ from tests.widgets.test_wsd import RECORD as WSD
 # Set on the page by the test: it survives a swap, never a page load.
 MARK = "() => { window.sameDocument = true; }"
 SAME_DOCUMENT = "() => window.sameDocument === true"
-
-
-@pytest.fixture
-def page_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
 
 
 def item_url(dataset, position: int) -> str:
@@ -74,6 +67,12 @@ def test_the_next_item_comes_without_a_page_load_and_back_forward_and_reload_fol
     assert page.evaluate(SAME_DOCUMENT)
     stored = {a.item.external_id: (a.answer, a.status, a.version) for a in Annotation.objects.select_related("item")}
     assert stored == {"wsd-1": ({"answer": "B"}, "submitted", 1), "wsd-2": ({"answer": "C"}, "submitted", 2)}
+    # The flag dialog swapped in flags the item shown.
+    page.keyboard.press("Shift+F")
+    page.locator("#flag-comment").fill("Nie pasuje.")
+    page.locator("#flag-dialog button.primary").click()
+    expect(page.locator("#flag-status")).to_contain_text("Thank you")
+    assert Flag.objects.get().item.external_id == "wsd-3"
 
     # Back and forward load the item from the server, with its answer as saved.
     page.go_back()
