@@ -4,9 +4,9 @@ import { choiceGroup } from "./choice.js";
 
 // Set up anew for every item on the page (the first, and each one save & next swaps in).
 Polis.onItem(() => {
-  const CORRECT = "POPRAWNE";
-  const INCORRECT = "NIEPOPRAWNE";
   const root = document.querySelector(".morphosyntax-widget");
+  // The two labels, as the server wrote them on the cards (correct first).
+  const [CORRECT, INCORRECT] = [...root.querySelectorAll(".morph-verdicts [data-choice]")].map((card) => card.dataset.choice);
   const editorBox = root.querySelector(".morph-editor");
   const editor = document.getElementById("morph-correction");
   const restoreButton = root.querySelector(".morph-restore");
