@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotation.models import Annotation, AnnotationRevision, Flag
 from annotation.services.annotating import CLOCK_SALT
-from tests.annotate.conftest import htmx_post, item_url, next_location
+from tests.item_pages import htmx_post, item_url, next_location
 
 pytestmark = pytest.mark.django_db
 

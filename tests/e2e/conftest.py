@@ -4,6 +4,10 @@ Fixtures for every browser test:
 - `login(page, user, password=DEFAULT_PASSWORD)`: log in through the real login form.
 - `page_errors`: the uncaught script errors of the test's `page`.
 - `screen(width)`: a page on a touch screen `width` CSS px wide (see tests/e2e/layout.py).
+- `open_item(page, path)`: open an item page of the live server and wait for its script.
+- `open_items(subtask, records)`: the records as one dataset assigned in input order to a new
+  annotator, logged in, with the first item open in `page`; returns the `AssignedItem`s
+  (tests/item_pages.py: `.url`, `.annotator`, `.stored()` reads the stored answer).
 - `foreign_requests`: URLs the test's `page` (its whole browser context) requested
   from any host other than the live server; `record_foreign_requests(context)` does
   the same for a context a test opens itself. Every test that uses `page` also fails
@@ -21,6 +25,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.factories import DEFAULT_PASSWORD
+from tests.item_pages import AssignedItem, assigned_items
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -72,6 +77,26 @@ def page_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     return errors
+
+
+@pytest.fixture
+def open_item(live_server) -> Callable[[Page, str], None]:
+    def open_page(page: Page, path: str) -> None:
+        page.goto(live_server.url + path)
+        page.wait_for_function("window.Polis !== undefined")  # the page's script is ready
+
+    return open_page
+
+
+@pytest.fixture
+def open_items(page: Page, login, open_item) -> Callable[[str, list[dict]], list[AssignedItem]]:
+    def open_first(subtask: str, records: list[dict]) -> list[AssignedItem]:
+        items = assigned_items(subtask, records)
+        login(page, items[0].annotator)
+        open_item(page, items[0].url)
+        return items
+
+    return open_first
 
 
 @pytest.fixture

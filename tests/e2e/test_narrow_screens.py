@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from annotation.models import Annotation
 from tests.e2e.layout import PHONE, TABLET, assert_apart, assert_fits
 from tests.factories import assign_in_order, make_dataset, make_user
-from tests.widgets.item_pages import AssignedItem, assigned_items
+from tests.item_pages import AssignedItem, assigned_items
 from tests.widgets.test_commas import RECORD as COMMAS
 from tests.widgets.test_coreference import RECORD as COREFERENCE
 from tests.widgets.test_discourse import passage

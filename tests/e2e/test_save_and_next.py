@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from annotation.models import Annotation, Flag
 from tests.annotate.conftest import wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
-from tests.widgets.item_pages import assigned_items
+from tests.item_pages import assigned_items, item_url
 from tests.widgets.test_commas import RECORD as COMMAS
 from tests.widgets.test_coreference import RECORD as COREFERENCE
 from tests.widgets.test_discourse import passage
@@ -21,10 +21,6 @@ from tests.widgets.test_wsd import RECORD as WSD
 # Set on the page by the test: it survives a swap, never a page load.
 MARK = "() => { window.sameDocument = true; }"
 SAME_DOCUMENT = "() => window.sameDocument === true"
-
-
-def item_url(dataset, position: int) -> str:
-    return f"/annotate/{dataset.pk}/{position}/"
 
 
 def at(page: Page, path: str) -> None:
