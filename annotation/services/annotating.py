@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.normalised import normalised_answer
+from annotation.services.settling import settle_by_majority
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from annotation.widgets import widget_for
 from scoring.problems import Problem
@@ -122,22 +124,26 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 # ---- saving ----
 
 
-def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]:
-    subtask = assignment.dataset.subtask
+def _shape_refusals(answer: object) -> list[str]:
     if answer is None or answer == {}:
         return [_("Nothing is chosen or typed yet.")]
     if not isinstance(answer, dict):
         return [_("The answer must be a JSON object with the answer fields.")]
-    unstorable_found = [
-        problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
-    ]
-    if unstorable_found:
-        return unstorable_found
-    if not submit:
-        return [problem_message(problem) for problem in draft_problems(subtask, answer)]
-    payload = assignment.item.payload
-    found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
+    return [problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)]
+
+
+def answer_refusals(subtask: str, answer: object, payload: dict) -> list[str]:
+    """Why ``answer`` cannot be a submitted answer of the item ``payload`` (empty: it can):
+    the subtask's answer check and the app's answer rules. Adjudicated answers pass it too."""
+    found = _shape_refusals(answer) or [problem_message(p) for p in answer_problems(subtask, answer, payload)]
     return found or widget_for(subtask).submit_checks(answer, payload)
+
+
+def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]:
+    subtask = assignment.dataset.subtask
+    if submit:
+        return answer_refusals(subtask, answer, assignment.item.payload)
+    return _shape_refusals(answer) or [problem_message(problem) for problem in draft_problems(subtask, answer)]
 
 
 def _locked_annotation(assignment: Assignment) -> Annotation | None:
@@ -174,6 +180,7 @@ def save_answer(
     if refusals:
         raise SaveRefused(refusals)
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
+    normalised = normalised_answer(assignment.dataset.subtask, answer) if submit else ""
     try:
         with transaction.atomic():
             annotation = _locked_annotation(assignment)
@@ -194,16 +201,20 @@ def save_answer(
                     active_ms=credited,
                     version=1,
                     submitted_at=now if submit else None,
+                    normalised_answer=normalised,
                 )
             else:
                 annotation.answer = answer
                 annotation.status = status
                 annotation.active_ms += credited
                 annotation.version += 1
+                annotation.normalised_answer = normalised
                 if submit:
                     annotation.submitted_at = now
                 annotation.save(
-                    update_fields=["answer", "status", "active_ms", "version", "submitted_at", "updated_at"]
+                    update_fields=[
+                        "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "updated_at"
+                    ]
                 )
             AnnotationRevision.objects.create(
                 annotation=annotation,
@@ -218,6 +229,8 @@ def save_answer(
         if current.answer == answer and current.status == status:
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
+    if submit and assignment.dataset.auto_majority:
+        settle_by_majority(assignment.item)
     return SaveOutcome(annotation, changed=True)
 
 

@@ -1,25 +1,53 @@
-"""Organizer actions on a running dataset: resolving flags, freezing answers."""
+"""Organizer actions on a running dataset: flags (and withdrawing a broken item), freezing
+answers, and the adjudication settings."""
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from annotation.models import Dataset, Flag
+from annotation.models import Dataset, Flag, Item
+from annotation.services.settling import settle_dataset_by_majority
 
 
-def resolve_flag(flag: Flag, organizer: User, note: str) -> Flag:
-    """Mark a flag resolved with the organizer's note; resolving again updates the note."""
+def resolve_flag(flag: Flag, organizer: User, note: str, withdraw: bool = False) -> Flag:
+    """Mark a flag resolved with the organizer's note; resolving again updates the note.
+    ``withdraw``: the item is broken and leaves every queue, agreement, majority,
+    adjudication, export and report (each lists it as withdrawn), with the note as the reason."""
     with transaction.atomic():
         flag = Flag.objects.select_for_update().get(pk=flag.pk)
         flag.resolved_at = flag.resolved_at or timezone.now()
         flag.resolved_by = organizer
         flag.resolution_note = note.strip()
         flag.save(update_fields=["resolved_at", "resolved_by", "resolution_note"])
+        if withdraw:
+            Item.objects.filter(pk=flag.item_id, withdrawn_at__isnull=True).update(
+                withdrawn_at=timezone.now(), withdrawn_by=organizer, withdrawal_reason=flag.resolution_note
+            )
     return flag
 
 
 def set_frozen(dataset: Dataset, frozen: bool) -> Dataset:
-    """Frozen datasets take no more edits to answers (the annotation service checks this)."""
+    """Frozen datasets take no more edits to answers (the annotation service checks this);
+    their answered items go to adjudication even where an annotator has not answered."""
     Dataset.objects.filter(pk=dataset.pk).update(frozen=frozen)
     dataset.frozen = frozen
+    if frozen:
+        settle_dataset_by_majority(dataset)
+    return dataset
+
+
+def set_adjudication_settings(
+    dataset: Dataset, *, auto_majority: bool, adjudicators_see_names: bool, gold_revealed: bool
+) -> Dataset:
+    """How the dataset is adjudicated: whether a majority answer settles a disagreement
+    without an adjudicator (turning it on settles the open ones at once), whether
+    adjudicators see annotators' names, and whether they see the gold."""
+    Dataset.objects.filter(pk=dataset.pk).update(
+        auto_majority=auto_majority, adjudicators_see_names=adjudicators_see_names, gold_revealed=gold_revealed
+    )
+    dataset.auto_majority = auto_majority
+    dataset.adjudicators_see_names = adjudicators_see_names
+    dataset.gold_revealed = gold_revealed
+    if auto_majority:
+        settle_dataset_by_majority(dataset)
     return dataset
