@@ -1,0 +1,518 @@
+"""Agreement between annotators and their majority answers: what `agreement` and `majority` run.
+
+One submission file = one annotator. The statistics take per-unit value counts (a mapping
+value -> how many answers gave it) and never build a units x values matrix:
+
+- Krippendorff's alpha (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"):
+  units with fewer than two values are left out; from the coincidences of the others,
+  alpha = 1 - D_o / D_e. ``nominal_alpha`` for delta = 0/1, ``alpha`` with any distance.
+- observed agreement: the mean over units with two or more values of
+  (ordered equal pairs) / (n (n - 1)).
+- Fleiss' kappa over the units with the most frequent answer count.
+- MASI distance between two sets.
+
+A statistic that is not defined raises ``Undefined`` with the sentence saying why; the
+figures of a subtask map it to ``null`` and that sentence to ``reasons``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from scoring.checks import comma_markers
+from scoring.discourse import tree_problems
+from scoring.problems import Problem
+from scoring.subtasks import get_subtask
+from scoring.validation import check_inputs, read_answer_file, sorted_by_line, without_id
+
+ValueCounts = Mapping[Hashable, int]
+# (left values, right values) -> the len(left) x len(right) matrix of distances.
+BlockDistance = Callable[[Sequence, Sequence], np.ndarray]
+
+NO_PAIRABLE_UNIT = "no unit has two values (no item has two valid answers)"
+ONE_VALUE = "every value is the same, so no disagreement is expected (D_e = 0)"
+NO_ITEM_WITH_TWO = "no item has two valid answers"
+
+# Rows of a distance block computed at once: bounds the memory of ``alpha`` (8 bytes each).
+_BLOCK_CELLS = 1 << 22
+
+
+class Undefined(ValueError):
+    """A statistic has no value on these data; ``str()`` is the sentence saying why."""
+
+
+# Statistics ---------------------------------------------------------------------------------
+
+def nominal_alpha(units: Iterable[ValueCounts]) -> float:
+    """Krippendorff's alpha with delta = 0 for equal values, 1 otherwise.
+
+    With n pairable values, o_cc = sum over units of n_uc (n_uc - 1) / (m_u - 1) and n_c
+    the total of value c: alpha = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2),
+    computed in exact fractions. A value counted 0 times is not there.
+    """
+    n = 0
+    agreeing_by_m: dict[int, int] = defaultdict(int)  # m_u -> sum of n_uc (n_uc - 1)
+    totals: dict[Hashable, int] = {}
+    for counts in units:
+        m = sum(counts.values())
+        if m < 2:
+            continue
+        n += m
+        agreeing = 0
+        for value, count in counts.items():
+            if count:
+                agreeing += count * (count - 1)
+                totals[value] = totals.get(value, 0) + count
+        agreeing_by_m[m] += agreeing
+    if n == 0:
+        raise Undefined(NO_PAIRABLE_UNIT)
+    if len(totals) < 2:
+        raise Undefined(ONE_VALUE)
+    agreeing = sum(Fraction(total, m - 1) for m, total in agreeing_by_m.items())
+    expected = n * n - sum(total * total for total in totals.values())
+    return float(1 - (n - 1) * (n - agreeing) / expected)
+
+
+def alpha(units: Iterable[ValueCounts], distance: BlockDistance | None = None) -> float:
+    """Krippendorff's alpha with ``distance`` (None: nominal).
+
+    ``distance`` must be symmetric and 0 on equal values. The coincidences of distinct
+    values c != k are o_ck = sum over units of n_uc n_uk / (m_u - 1); then
+    alpha = 1 - (n - 1) sum o_ck delta_ck / sum n_c n_k delta_ck. Distances are taken
+    block by block over the distinct values, never for all of them at once.
+    """
+    if distance is None:
+        return nominal_alpha(units)
+    index: dict[Hashable, int] = {}
+    totals: list[int] = []
+    coincidences: dict[tuple[int, int], float] = defaultdict(float)  # (i < j) -> o_ij
+    by_m: dict[int, dict[tuple[int, int], int]] = defaultdict(lambda: defaultdict(int))
+    n = 0
+    for counts in units:
+        m = sum(counts.values())
+        if m < 2:
+            continue
+        n += m
+        present = []
+        for value, count in counts.items():
+            position = index.setdefault(value, len(index))
+            if position == len(totals):
+                totals.append(0)
+            totals[position] += count
+            present.append((position, count))
+        pairs = by_m[m]
+        for first in range(len(present)):
+            for second in range(first + 1, len(present)):
+                (i, n_i), (j, n_j) = sorted((present[first], present[second]))
+                pairs[(i, j)] += n_i * n_j
+    if n == 0:
+        raise Undefined(NO_PAIRABLE_UNIT)
+    if len(totals) < 2:
+        raise Undefined(ONE_VALUE)
+    for m, pairs in by_m.items():
+        for pair, weight in pairs.items():
+            coincidences[pair] += weight / (m - 1)
+    values = list(index)
+    weights = np.asarray(totals, dtype=np.float64)
+    pairs = sorted(coincidences)
+    rows = np.fromiter((pair[0] for pair in pairs), dtype=np.int64, count=len(pairs))
+    columns = np.fromiter((pair[1] for pair in pairs), dtype=np.int64, count=len(pairs))
+    observed_weights = np.fromiter((float(coincidences[pair]) for pair in pairs), dtype=np.float64, count=len(pairs))
+    observed = expected = 0.0
+    step = max(1, _BLOCK_CELLS // len(values))
+    for start in range(0, len(values), step):
+        stop = min(start + step, len(values))
+        block = distance(values[start:stop], values)
+        expected += float(weights[start:stop] @ block @ weights)
+        low, high = np.searchsorted(rows, [start, stop])
+        observed += 2.0 * float(observed_weights[low:high] @ block[rows[low:high] - start, columns[low:high]])
+    if expected == 0:
+        raise Undefined(ONE_VALUE)
+    return 1.0 - (n - 1) * observed / expected
+
+
+def observed_agreement(units: Iterable[ValueCounts]) -> float:
+    """The mean over units with two or more values of (ordered equal pairs) / (n (n - 1))."""
+    equal_by_n: dict[int, int] = defaultdict(int)
+    n_units = 0
+    for counts in units:
+        n = sum(counts.values())
+        if n < 2:
+            continue
+        n_units += 1
+        equal_by_n[n] += sum(count * (count - 1) for count in counts.values())
+    if not n_units:
+        raise Undefined(NO_ITEM_WITH_TWO)
+    return float(sum(Fraction(equal, n * (n - 1)) for n, equal in equal_by_n.items()) / n_units)
+
+
+def fleiss_units(units: Iterable[ValueCounts]) -> list[ValueCounts]:
+    """The units Fleiss' kappa is computed over: those whose number of values is m, the
+    most frequent count among units with two or more values (a tie: the larger count)."""
+    pairable = [counts for counts in units if sum(counts.values()) >= 2]
+    if not pairable:
+        return []
+    frequency = Counter(sum(counts.values()) for counts in pairable)
+    m = max(frequency, key=lambda count: (frequency[count], count))
+    return [counts for counts in pairable if sum(counts.values()) == m]
+
+
+def fleiss_kappa(units: Sequence[ValueCounts], categories: Sequence[Hashable]) -> float:
+    """Fleiss' kappa over ``units`` that all have the same number m of values:
+    (P - P_e) / (1 - P_e), P the mean of (sum_j n_ij^2 - m) / (m (m - 1)), P_e = sum_j p_j^2."""
+    if len(units) < 2:
+        raise Undefined("fewer than 2 items have the most frequent number of answers")
+    m = sum(units[0].values())
+    if any(sum(counts.values()) != m for counts in units):
+        raise ValueError("every unit of Fleiss' kappa needs the same number of values")
+    column = {category: 0 for category in categories}
+    squares = 0
+    for counts in units:
+        for value, count in counts.items():
+            column[value] += count
+            squares += count * count
+    n_values = len(units) * m
+    p_e = Fraction(sum(total * total for total in column.values()), n_values * n_values)
+    if p_e == 1:
+        raise Undefined("every answer is the same category, so P_e = 1")
+    p_bar = Fraction(squares - n_values, n_values * (m - 1))
+    return float((p_bar - p_e) / (1 - p_e))
+
+
+def masi_distance(first: frozenset, second: frozenset) -> float:
+    """1 - J M: J = |A & B| / |A | B| (1 when both are empty); M = 1 when A = B, 2/3 when one
+    is a proper subset of the other, 1/3 when they intersect otherwise, 0 when disjoint."""
+    union = len(first | second)
+    overlap = len(first & second)
+    jaccard = Fraction(overlap, union) if union else Fraction(1)
+    if first == second:
+        monotonicity = Fraction(1)
+    elif first <= second or second <= first:
+        monotonicity = Fraction(2, 3)
+    elif overlap:
+        monotonicity = Fraction(1, 3)
+    else:
+        monotonicity = Fraction(0)
+    return float(1 - jaccard * monotonicity)
+
+
+def masi_distances(left: Sequence[frozenset], right: Sequence[frozenset]) -> np.ndarray:
+    """``masi_distance`` for every pair (left[i], right[j]), as one matrix (a ``BlockDistance``)."""
+    members = sorted(set().union(*left, *right))
+    column = {member: position for position, member in enumerate(members)}
+
+    def incidence(sets: Sequence[frozenset]) -> np.ndarray:
+        matrix = np.zeros((len(sets), len(members)), dtype=np.float64)
+        for row, members_of in enumerate(sets):
+            matrix[row, [column[member] for member in members_of]] = 1.0
+        return matrix
+
+    left_sizes = np.fromiter(map(len, left), dtype=np.float64, count=len(left))[:, None]
+    right_sizes = np.fromiter(map(len, right), dtype=np.float64, count=len(right))[None, :]
+    overlap = incidence(left) @ incidence(right).T
+    union = left_sizes + right_sizes - overlap
+    jaccard = np.divide(overlap, union, out=np.ones_like(overlap), where=union > 0)
+    equal = (overlap == left_sizes) & (overlap == right_sizes)
+    nested = overlap == np.minimum(left_sizes, right_sizes)
+    monotonicity = np.select([equal, nested, overlap > 0], [1.0, 2.0 / 3.0, 1.0 / 3.0], 0.0)
+    return 1.0 - jaccard * monotonicity
+
+
+# Answers of several files -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AnswerTable:
+    """The valid, normalised answers of several files to one inputs file.
+
+    ``items``: the input records in input order; ``files``: per file, id -> answer fields.
+    """
+
+    items: list[dict]
+    files: list[dict[str, dict]]
+
+    def answers_of(self, item_id: str) -> list[dict]:
+        """The item's valid answers, in file order."""
+        return [answers[item_id] for answers in self.files if item_id in answers]
+
+    def answered_items(self) -> Iterable[tuple[dict, list[dict]]]:
+        """(item, its valid answers) for every item with at least two valid answers."""
+        for item in self.items:
+            answers = self.answers_of(item["id"])
+            if len(answers) >= 2:
+                yield item, answers
+
+
+@dataclass
+class ReadAnswers:
+    """What reading the files gave: the table (None after an error), the errors that stop
+    the command (exit 1), and the faults that make single answers "not given"."""
+
+    table: AnswerTable | None
+    errors: list[Problem]
+    faults: list[Problem]
+
+
+# Problems of a line that make the file unusable, rather than one answer not given.
+_FILE_ERROR_CODES = frozenset({"encoding", "json", "not_object", "duplicate_id", "unknown_id"})
+
+
+def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence[tuple[str, bytes]]) -> ReadAnswers:
+    """Read an inputs file and several submission files of subtask ``key``.
+
+    Errors: any fault of the inputs file; in a submission file, an unreadable JSON line, a
+    line without a string id, an id twice (on the line of the repeat), an id not in the
+    inputs. Any other fault of a line (what ``validate --partial --inputs`` reports for it)
+    makes that answer not given and is listed in ``faults``. Valid answers are normalised.
+    """
+    subtask = get_subtask(key)
+    items, errors = check_inputs(key, inputs_data, inputs_name)
+    if errors:
+        return ReadAnswers(None, errors, [])
+    faults: list[Problem] = []
+    tables: list[dict[str, dict]] = []
+    for name, data in files:
+        lines, _, problems = read_answer_file(subtask, "output", data, name, items)
+        without_string_id = {line.number for line in lines if not isinstance(line.record.get("id"), str)}
+        faulty_lines = set()
+        for problem in problems:
+            faulty_lines.add(problem.line)
+            fatal = problem.code in _FILE_ERROR_CODES or (problem.line in without_string_id and problem.field == "id")
+            (errors if fatal else faults).append(problem)
+        tables.append({
+            line.record["id"]: subtask.normalise(without_id(line.record))
+            for line in lines
+            if line.number not in faulty_lines
+        })
+    errors, faults = sorted_by_line(errors), sorted_by_line(faults)
+    if errors:
+        return ReadAnswers(None, errors, faults)
+    return ReadAnswers(AnswerTable(items, tables), [], faults)
+
+
+# The figures ---------------------------------------------------------------------------------
+
+class Figures:
+    """Figures in the order they are added; a figure that is ``Undefined`` is null with its reason."""
+
+    def __init__(self, table: AnswerTable):
+        answered = list(table.answered_items())
+        self.values: dict[str, object] = {
+            "n_items": len(answered),
+            "n_answers": sum(len(answers) for _, answers in answered),
+        }
+        self.reasons: dict[str, str] = {}
+
+    def add(self, key: str, compute: Callable[[], float | int | None]) -> None:
+        try:
+            self.values[key] = compute()
+        except Undefined as why:
+            self.values[key] = None
+            self.reasons[key] = str(why)
+
+    def result(self) -> dict:
+        return {**self.values, "reasons": self.reasons}
+
+
+def agreement_figures(key: str, table: AnswerTable) -> dict:
+    """``n_items``, ``n_answers``, the figures of subtask ``key`` and ``reasons``."""
+    figures = Figures(table)
+    _RULES[key].figures(table, figures)
+    return figures.result()
+
+
+def majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    """The majority answer of one item from its valid answers (answer fields, no id).
+
+    Returns (the majority answer's fields, normalised, None), or (None, reason) with reason
+    "no answer", "one answer", "no majority" or "invalid tree".
+    """
+    if not answers:
+        return None, "no answer"
+    if len(answers) == 1:
+        return None, "one answer"
+    subtask = get_subtask(key)
+    return _RULES[key].majority([subtask.normalise(answer) for answer in answers], item)
+
+
+def _strict_majority(values: Sequence[Hashable]) -> Hashable | None:
+    """The value given by more than half of ``values``, or None."""
+    value, count = Counter(values).most_common(1)[0]
+    return value if 2 * count > len(values) else None
+
+
+# Per subtask ------------------------------------------------------------------------------
+# Each subtask has a ``figures(table, figures)`` adding its figures and a
+# ``majority(normalised answers (two or more), item)`` rule.
+
+def _answer_key(key: str, answer: dict) -> tuple:
+    """The whole normalised answer as one comparable value."""
+    return tuple(answer[field] for field in get_subtask(key).answer_fields)
+
+
+def _whole_answer_majority(key: str) -> Callable[[list[dict], dict], tuple[dict | None, str | None]]:
+    def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+        winner = _strict_majority([_answer_key(key, answer) for answer in answers])
+        if winner is None:
+            return None, "no majority"
+        return dict(zip(get_subtask(key).answer_fields, winner)), None
+    return majority
+
+
+def _label_figures(table: AnswerTable, figures: Figures) -> None:
+    """wsd, coreference: nominal alpha, Fleiss' kappa over A-D, observed agreement."""
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    figures.add("alpha", lambda: nominal_alpha(counts))
+    kappa_units = fleiss_units(counts)
+    figures.add("fleiss_kappa", lambda: fleiss_kappa(kappa_units, ("A", "B", "C", "D")))
+    figures.add("fleiss_kappa_n_items", lambda: len(kappa_units))
+    figures.add("observed_agreement", lambda: observed_agreement(counts))
+
+
+def _numerals_figures(table: AnswerTable, figures: Figures) -> None:
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    figures.add("alpha", lambda: nominal_alpha(counts))
+    figures.add("observed_agreement", lambda: observed_agreement(counts))
+
+
+def _morphosyntax_figures(table: AnswerTable, figures: Figures) -> None:
+    answered = list(table.answered_items())
+    figures.add("label_alpha", lambda: nominal_alpha(Counter(answer["answer"] for answer in answers) for _, answers in answered))
+    pairs = equal_pairs = 0
+    for _, answers in answered:
+        corrections = Counter(answer["corrected_sentence"] for answer in answers if answer["answer"] == "NIEPOPRAWNE")
+        given = sum(corrections.values())
+        pairs += given * (given - 1) // 2
+        equal_pairs += sum(count * (count - 1) // 2 for count in corrections.values())
+
+    def correction_agreement() -> float:
+        if not pairs:
+            raise Undefined("no two valid answers to the same item both say NIEPOPRAWNE")
+        return equal_pairs / pairs
+
+    figures.add("correction_agreement", correction_agreement)
+    figures.add("correction_agreement_n_pairs", lambda: pairs)
+
+
+def marker_counts(answers: list[dict], n_markers: int) -> list[dict[str, int]]:
+    """For every marker 1..n of a commas item, how many of ``answers`` make it ``required``
+    (in ``commas``), ``optional`` or ``none``; values no answer gives are left out."""
+    required = [0] * (n_markers + 1)
+    optional = [0] * (n_markers + 1)
+    for answer in answers:
+        for marker in answer["commas"]:
+            required[marker] += 1
+        for marker in answer["optional"]:
+            optional[marker] += 1
+    counts = []
+    for marker in range(1, n_markers + 1):
+        given = {"required": required[marker], "optional": optional[marker],
+                 "none": len(answers) - required[marker] - optional[marker]}
+        counts.append({value: count for value, count in given.items() if count})
+    return counts
+
+
+def _n_markers(item: dict) -> int:
+    return len(comma_markers(item["sentence_with_positions"]))
+
+
+def _commas_figures(table: AnswerTable, figures: Figures) -> None:
+    marker_units: list[dict[str, int]] = []
+    required_sets: list[Counter] = []
+    for item, answers in table.answered_items():
+        marker_units.extend(marker_counts(answers, _n_markers(item)))
+        required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
+    figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
+    figures.add("exact_set_agreement", lambda: observed_agreement(required_sets))
+    figures.add("masi_alpha", lambda: alpha(required_sets, masi_distances))
+
+
+def _commas_majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    winners = []
+    for counts in marker_counts(answers, _n_markers(item)):
+        value, count = max(counts.items(), key=lambda pair: pair[1])
+        if 2 * count <= len(answers):
+            return None, "no majority"
+        winners.append(value)
+    return {
+        "commas": [marker for marker, value in enumerate(winners, start=1) if value == "required"],
+        "optional": [marker for marker, value in enumerate(winners, start=1) if value == "optional"],
+    }, None
+
+
+ROOT = "ROOT"
+
+
+def _heads(answer: dict) -> dict[str, tuple[str, str | None]]:
+    """du_id -> (head, relation) of a valid discourse answer, the root's head written ROOT."""
+    return {unit["du_id"]: (ROOT if unit["head"] is None else unit["head"], unit["relation"])
+            for unit in answer["discourse_units"]}
+
+
+def _discourse_figures(table: AnswerTable, figures: Figures) -> None:
+    subtask = get_subtask("discourse")
+    uas, las = [], []
+    for reference_index, reference in enumerate(table.files):
+        for other_index, other in enumerate(table.files):
+            if other_index == reference_index:
+                continue
+            common = [item["id"] for item in table.items if item["id"] in reference and item["id"] in other]
+            if not common:
+                continue
+            scored = subtask.metric([{"id": item_id, **reference[item_id]} for item_id in common],
+                                    {item_id: other[item_id] for item_id in common})
+            if scored["n_attachments"]:
+                uas.append(scored["uas"])
+                las.append(scored["las"])
+
+    def mean_over_pairs(values: list[float]) -> float:
+        if not values:
+            raise Undefined("no two files answer a passage with a non-root DU validly")
+        return sum(values) / len(values)
+
+    figures.add("pairwise_uas", lambda: mean_over_pairs(uas))
+    figures.add("pairwise_las", lambda: mean_over_pairs(las))
+    head_units: list[Counter] = []
+    labelled_units: list[Counter] = []
+    for item, answers in table.answered_items():
+        trees = [_heads(answer) for answer in answers]
+        for unit in item["discourse_units"]:
+            attachments = [tree[unit["du_id"]] for tree in trees]
+            head_units.append(Counter(head for head, _ in attachments))
+            labelled_units.append(Counter(attachments))
+    figures.add("head_alpha", lambda: nominal_alpha(head_units))
+    figures.add("labelled_alpha", lambda: nominal_alpha(labelled_units))
+
+
+def _discourse_majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    trees = [_heads(answer) for answer in answers]
+    units = []
+    for unit in item["discourse_units"]:
+        winner = _strict_majority([tree[unit["du_id"]] for tree in trees])
+        if winner is None:
+            return None, "no majority"
+        head, relation = winner
+        units.append({"du_id": unit["du_id"], "head": None if head == ROOT else head, "relation": relation})
+    if tree_problems([unit["du_id"] for unit in item["discourse_units"]], units):
+        return None, "invalid tree"
+    return {"discourse_units": units}, None
+
+
+@dataclass(frozen=True)
+class _Rules:
+    figures: Callable[[AnswerTable, Figures], None]
+    majority: Callable[[list[dict], dict], tuple[dict | None, str | None]]
+
+
+_RULES: dict[str, _Rules] = {
+    "morphosyntax": _Rules(_morphosyntax_figures, _whole_answer_majority("morphosyntax")),
+    "numerals": _Rules(_numerals_figures, _whole_answer_majority("numerals")),
+    "wsd": _Rules(_label_figures, _whole_answer_majority("wsd")),
+    "coreference": _Rules(_label_figures, _whole_answer_majority("coreference")),
+    "discourse": _Rules(_discourse_figures, _discourse_majority),
+    "commas": _Rules(_commas_figures, _commas_majority),
+}
