@@ -39,12 +39,7 @@ from annotation.models import (
 )
 from annotation.normalised import normalised_answer
 from annotation.subtask_titles import SUBTASK_TITLES
-
-try:  # until the agreement branch lands
-    from scoring.agreement import majority_answer
-except ImportError:
-    def majority_answer(key, answers, item):
-        return None, "no majority"
+from scoring.agreement import majority_answer
 
 OPEN = "open"
 SETTLED = "settled"
@@ -340,3 +335,29 @@ def open_disagreements(dataset_id: int) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"now": timezone.now(), "scope": dataset_id})
         return [row[0] for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    item_id: int
+    external_id: str
+    status: str
+    disagreement: bool
+    flagged: bool
+    claimed_by_other: bool
+
+
+def queue_entries(user: User, dataset_id: int) -> list[QueueEntry]:
+    """The dataset's open and stale cases in queue order."""
+    sql = _cases_sql("dataset") + f"""
+    SELECT c.item_id, x.external_id, c.status, c.disagreement, c.flagged, c.claimed_by
+    FROM cases c JOIN {_table(Item)} x ON x.id = c.item_id
+    WHERE c.status IN ('{OPEN}', '{STALE}')
+    ORDER BY CASE WHEN c.disagreement THEN 0 ELSE 1 END, c.ordinal"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"now": timezone.now(), "scope": dataset_id})
+        rows = cursor.fetchall()
+    return [
+        QueueEntry(item_id, external_id, status, bool(disagreement), bool(flagged), claimed not in (None, user.pk))
+        for item_id, external_id, status, disagreement, flagged, claimed in rows
+    ]

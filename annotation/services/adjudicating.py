@@ -23,10 +23,11 @@ from annotation.models import (
     Item,
 )
 from annotation.roles import ADJUDICATOR, has_role
-from annotation.selectors.adjudication import item_case_status, majority_answer
+from annotation.selectors.adjudication import item_case_status
 from annotation.services.annotating import answer_refusals
 from annotation.services.settling import record_decision
 from annotation.storable import unstorable
+from scoring.agreement import majority_answer
 
 CLAIM_TIME = timedelta(minutes=15)
 

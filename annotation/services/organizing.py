@@ -11,8 +11,7 @@ from annotation.services.settling import settle_dataset_by_majority
 
 def resolve_flag(flag: Flag, organizer: User, note: str, withdraw: bool = False) -> Flag:
     """Mark a flag resolved with the organizer's note; resolving again updates the note.
-    ``withdraw``: the item is broken and leaves every queue, agreement, majority,
-    adjudication, export and report (each lists it as withdrawn), with the note as the reason."""
+    ``withdraw``: the item is broken and is withdrawn (withdraw_item) with the note as the reason."""
     with transaction.atomic():
         flag = Flag.objects.select_for_update().get(pk=flag.pk)
         flag.resolved_at = flag.resolved_at or timezone.now()
@@ -20,10 +19,18 @@ def resolve_flag(flag: Flag, organizer: User, note: str, withdraw: bool = False)
         flag.resolution_note = note.strip()
         flag.save(update_fields=["resolved_at", "resolved_by", "resolution_note"])
         if withdraw:
-            Item.objects.filter(pk=flag.item_id, withdrawn_at__isnull=True).update(
-                withdrawn_at=timezone.now(), withdrawn_by=organizer, withdrawal_reason=flag.resolution_note
-            )
+            withdraw_item(flag.item, organizer, flag.resolution_note)
     return flag
+
+
+def withdraw_item(item: Item, organizer: User, reason: str) -> Item:
+    """Take a broken item out of every queue, agreement, majority, adjudication, export and
+    report (each lists it as withdrawn); withdrawing it again keeps the first record."""
+    Item.objects.filter(pk=item.pk, withdrawn_at__isnull=True).update(
+        withdrawn_at=timezone.now(), withdrawn_by=organizer, withdrawal_reason=reason.strip()
+    )
+    item.refresh_from_db(fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason"])
+    return item
 
 
 def set_frozen(dataset: Dataset, frozen: bool) -> Dataset:

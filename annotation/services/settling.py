@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Adjudication, AdjudicationRevision, Annotation, Dataset, Item
-from annotation.selectors.adjudication import OPEN, STALE, item_case_status, majority_answer, open_disagreements
+from scoring.agreement import majority_answer
+from annotation.selectors.adjudication import OPEN, STALE, item_case_status, open_disagreements
 
 
 def record_decision(

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from annotation.models import Adjudication, Dataset
+from annotation.models import Adjudication, Dataset, Item
 from annotation.roles import ADJUDICATOR, role_required
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
@@ -77,28 +77,30 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
     """One item's page (claims it); POST intents decide/skip/renew; ?partial=<name> goes to
     the subtask's widget (editing mode uses the annotators' widget)."""
     dataset = _dataset_to_adjudicate(request, dataset_pk)
-    case = cases.adjudication_case(dataset, item_pk)
-    if case is None or case.status is None:  # not an item to settle (yet)
-        raise Http404
     partial = request.GET.get("partial")
-    if partial is not None:
-        widget = widget_for(dataset.subtask)
-        if partial not in widget.partials:
+    if request.method == "GET" and partial is None:
+        case = cases.adjudication_case(dataset, item_pk)
+        if case is None or case.status is None:  # not an item to settle (yet)
             raise Http404
-        return widget.partials[partial](request, case.item)
-    if request.method == "GET":
         if not adjudicating.claim_item(item=case.item, adjudicator=request.user):
             messages.info(request, _("Another adjudicator is working on that item: here is the next one."))
             return redirect(_next_url(request, dataset.pk, case.item.pk))
         return _page(request, case)
+    # Partials and saves need only the item: the service checks the rest.
+    item = get_object_or_404(Item.objects.select_related("dataset"), pk=item_pk, dataset=dataset, withdrawn_at=None)
+    if partial is not None:
+        widget = widget_for(dataset.subtask)
+        if partial not in widget.partials:
+            raise Http404
+        return widget.partials[partial](request, item)
     intent = request.POST.get("intent")
     if intent == "decide":
-        return _decide(request, case)
+        return _decide(request, item)
     if intent == "skip":
-        adjudicating.release_claim(item=case.item, adjudicator=request.user)
-        return _go(request, _next_url(request, dataset.pk, case.item.pk))
+        adjudicating.release_claim(item=item, adjudicator=request.user)
+        return _go(request, _next_url(request, dataset.pk, item.pk))
     if intent == "renew":
-        held = adjudicating.claim_item(item=case.item, adjudicator=request.user)
+        held = adjudicating.claim_item(item=item, adjudicator=request.user)
         return HttpResponse(status=204 if held else 409)
     return HttpResponseBadRequest(_("Unknown action."))
 
@@ -175,7 +177,7 @@ def _script_messages(language: str | None) -> dict[str, str]:
     }
 
 
-def _decide(request: HttpRequest, case: cases.AdjudicationCase) -> HttpResponse:
+def _decide(request: HttpRequest, item: Item) -> HttpResponse:
     try:
         answer = json.loads(request.POST.get("answer") or "null")
     except (ValueError, RecursionError):
@@ -184,7 +186,7 @@ def _decide(request: HttpRequest, case: cases.AdjudicationCase) -> HttpResponse:
     version = request.POST.get("version", "")
     try:
         adjudication = adjudicating.save_decision(
-            item=case.item,
+            item=item,
             adjudicator=request.user,
             source=request.POST.get("source", ""),
             annotation_id=int(annotation) if annotation.isdecimal() else None,
@@ -197,6 +199,7 @@ def _decide(request: HttpRequest, case: cases.AdjudicationCase) -> HttpResponse:
         if isinstance(refusal, adjudicating.NotAllowed):
             raise PermissionDenied from None
         if not request.htmx:
+            case = cases.adjudication_case(item.dataset, item.pk)
             return _page(request, case, problems=refusal.messages, status=status)
         response = TemplateResponse(
             request,
@@ -206,6 +209,6 @@ def _decide(request: HttpRequest, case: cases.AdjudicationCase) -> HttpResponse:
         )
         response[REFUSED_HEADER] = "1"
         return response
-    response = _go(request, _next_url(request, case.dataset.pk, case.item.pk))
+    response = _go(request, _next_url(request, item.dataset_id, item.pk))
     response[SAVED_HEADER] = str(adjudication.version)
     return response
