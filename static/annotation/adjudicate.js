@@ -4,7 +4,8 @@
 // Editing mode: the subtask's own widget (the annotators' template and module, which talk to
 // window.Polis as on the item page) has all its keys; Enter saves the edited answer, Esc
 // goes back to choosing mode. The widget starts from the answer named by ?edit= (the server
-// draws it so); E on another answer reopens the page from that one.
+// draws it so, and the page then opens in editing mode); E on another answer reopens the page
+// from that one.
 (function () {
   "use strict";
 
@@ -81,12 +82,16 @@
     document.body.dataset.mode = next;
   }
 
+  // Where the focus was in the widget, to come back to it from choosing mode.
+  let widgetFocus = null;
+  editingArea.addEventListener("focusin", (event) => {
+    if (event.target !== editingArea) widgetFocus = event.target;
+  });
+
   function focusWidget() {
-    const target =
-      editingArea.querySelector("[role=radio][aria-checked=true]") ||
-      editingArea.querySelector("[role=radio][tabindex='0'], input:not([type=hidden]), textarea, [tabindex='0']");
-    if (target) target.focus();
-    else editingArea.focus();
+    const target = (widgetFocus && editingArea.contains(widgetFocus) && widgetFocus) ||
+      editingArea.querySelector("[role=radio][aria-checked=true], [role=radio][tabindex='0']") || editingArea;
+    target.focus();
   }
 
   function startEditing() {
@@ -257,8 +262,9 @@
   // Widget modules run after this script; the mode is set once they have drawn the item.
   document.addEventListener("DOMContentLoaded", () => {
     if (config.editFrom) {
+      // The page opened in editing mode, the widget not inert: it has placed the focus itself.
       setMode("editing");
-      focusWidget();
+      if (!editingArea.contains(document.activeElement)) focusWidget();
       return;
     }
     setMode("choosing");
