@@ -361,3 +361,35 @@ def queue_entries(user: User, dataset_id: int) -> list[QueueEntry]:
         QueueEntry(item_id, external_id, status, bool(disagreement), bool(flagged), claimed not in (None, user.pk))
         for item_id, external_id, status, disagreement, flagged, claimed in rows
     ]
+
+
+def adjudicated_answers(dataset: Dataset) -> dict[int, dict]:
+    """The adjudicated source of the dataset, {item id: answer fields}: the decision where one
+    holds (not stale), else the common answer of a ready item whose submitted answers all
+    agree. Withdrawn items, open and stale disagreements are left out."""
+    sql = _cases_sql("dataset") + f"""
+    , agreed AS (
+        SELECT a.item_id, MIN(a.id) AS annotation_id
+        FROM {_table(Annotation)} a JOIN {_table(Item)} x ON x.id = a.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted'
+          AND (d.frozen OR NOT EXISTS (
+              SELECT 1 FROM {_table(Assignment)} s WHERE s.item_id = a.item_id AND NOT EXISTS (
+                  SELECT 1 FROM {_table(Annotation)} b
+                  WHERE b.item_id = s.item_id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')))
+        GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
+    )
+    SELECT c.item_id, NULL FROM cases c WHERE c.status = '{SETTLED}'
+    UNION ALL
+    SELECT g.item_id, g.annotation_id FROM agreed g WHERE NOT EXISTS (
+        SELECT 1 FROM cases c WHERE c.item_id = g.item_id)"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})
+        rows = cursor.fetchall()
+    decided = {item_id for item_id, annotation_id in rows if annotation_id is None}
+    taken = {annotation_id: item_id for item_id, annotation_id in rows if annotation_id is not None}
+    answers = {
+        adjudication.item_id: adjudication.answer for adjudication in Adjudication.objects.filter(item_id__in=decided)
+    }
+    for annotation in Annotation.objects.filter(pk__in=taken):
+        answers[annotation.item_id] = annotation.answer
+    return answers

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
 
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
 
 
@@ -127,9 +127,14 @@ def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     if len({user.pk for user in annotators}) != len(annotators):
         raise AssignmentRefused("an annotator is named twice")
     refusals = []
+    adjudicators = set(
+        Adjudication.objects.filter(item__dataset=dataset, adjudicator__in=annotators).values_list("adjudicator", flat=True)
+    )
     for user in annotators:
         name = user.get_username()
-        if can_see_gold(user, dataset):
+        if user.pk in adjudicators:
+            refusals.append(f"{name} has adjudicated in {dataset.name} and so cannot annotate it")
+        elif can_see_gold(user, dataset):
             refusals.append(f"{name} can see the gold of {dataset.name} and so cannot annotate it")
         elif not user.is_active:
             refusals.append(f"{name} is not an active account")
