@@ -50,24 +50,31 @@ def _table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def _ready(item: str = "x", dataset: str = "d") -> str:
+    """SQL: the item is ready for adjudication: answered, and every assigned annotator has
+    submitted (or the dataset is frozen)."""
+    annotations, assignments = _table(Annotation), _table(Assignment)
+    # A scalar count rather than NOT EXISTS: PostgreSQL would hash NOT EXISTS over every
+    # assignment of the table, where this is looked up per item by index.
+    return f"""(EXISTS (SELECT 1 FROM {annotations} r WHERE r.item_id = {item}.id AND r.status = 'submitted')
+        AND ({dataset}.frozen OR (
+            SELECT COUNT(*) FROM {assignments} s WHERE s.item_id = {item}.id AND NOT EXISTS (
+                SELECT 1 FROM {annotations} b
+                WHERE b.item_id = {item}.id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')) = 0))"""
+
+
 def _cases_sql(scope: str) -> str:
     """A CTE ``cases`` (item_id, dataset_id, ordinal, disagreement, flagged, status, claimed_by)
     over one dataset (``scope="dataset"``, parameter: its id), one item (``"item"``: its id) or
     all datasets (``"all"``); one more parameter: now, for the claims' expiry."""
     where = {"dataset": "x.dataset_id = %(scope)s", "item": "x.id = %(scope)s", "all": "TRUE"}[scope]
-    items, annotations, assignments = _table(Item), _table(Annotation), _table(Assignment)
+    items, annotations = _table(Item), _table(Annotation)
     return f"""
     WITH answered AS (
-        SELECT a.item_id, COUNT(*) AS submitted, COUNT(DISTINCT a.normalised_answer) AS distinct_answers,
-               MAX(a.submitted_at) AS last_submitted
+        SELECT a.item_id, COUNT(DISTINCT a.normalised_answer) AS distinct_answers, MAX(a.submitted_at) AS last_submitted
         FROM {annotations} a JOIN {items} x ON x.id = a.item_id
         WHERE {where} AND a.status = 'submitted'
         GROUP BY a.item_id
-    ), assigned AS (
-        SELECT s.item_id, COUNT(*) AS assigned
-        FROM {assignments} s JOIN {items} x ON x.id = s.item_id
-        WHERE {where}
-        GROUP BY s.item_id
     ), flagged AS (
         SELECT DISTINCT f.item_id FROM {_table(Flag)} f JOIN {items} x ON x.id = f.item_id WHERE {where}
     ), cases AS (
@@ -81,14 +88,28 @@ def _cases_sql(scope: str) -> str:
         FROM {items} x
         JOIN {_table(Dataset)} d ON d.id = x.dataset_id
         JOIN answered ON answered.item_id = x.id
-        LEFT JOIN assigned ON assigned.item_id = x.id
         LEFT JOIN flagged ON flagged.item_id = x.id
         LEFT JOIN {_table(Adjudication)} adj ON adj.item_id = x.id
         LEFT JOIN {_table(AdjudicationClaim)} claim ON claim.item_id = x.id AND claim.expires_at > %(now)s
-        WHERE {where} AND x.withdrawn_at IS NULL
-          AND (d.frozen OR answered.submitted >= COALESCE(assigned.assigned, 0))
+        WHERE {where} AND x.withdrawn_at IS NULL AND {_ready()}
           AND (answered.distinct_answers > 1 OR flagged.item_id IS NOT NULL OR adj.id IS NOT NULL)
     )"""
+
+
+def _disagreement(item: str = "x") -> str:
+    """SQL: two submitted answers of the item differ (after the subtask's normaliser)."""
+    return f"""((SELECT COUNT(DISTINCT a.normalised_answer) FROM {_table(Annotation)} a
+                WHERE a.item_id = {item}.id AND a.status = 'submitted') > 1)"""
+
+
+def _open_for(item: str = "x") -> str:
+    """SQL: the item needs a decision (none yet, or stale) and no other adjudicator holds it."""
+    annotations = _table(Annotation)
+    return f"""(NOT EXISTS (SELECT 1 FROM {_table(Adjudication)} j WHERE j.item_id = {item}.id AND NOT EXISTS (
+                SELECT 1 FROM {annotations} c
+                WHERE c.item_id = {item}.id AND c.status = 'submitted' AND c.submitted_at > j.decided_at))
+            AND NOT EXISTS (SELECT 1 FROM {_table(AdjudicationClaim)} k
+                WHERE k.item_id = {item}.id AND k.expires_at > %(now)s AND k.adjudicator_id <> %(user)s))"""
 
 
 @dataclass(frozen=True)
@@ -138,26 +159,38 @@ def dataset_counts(dataset_id: int) -> CaseCounts:
 
 def next_case(user: User, dataset_id: int, after_item_id: int | None = None) -> int | None:
     """The item id of the next open or stale case after ``after_item_id`` in queue order
-    (wrapping round, never that item itself), skipping items another adjudicator holds."""
-    sql = _cases_sql("dataset") + f"""
-    , ranked AS (
-        SELECT item_id, CASE WHEN disagreement THEN 0 ELSE 1 END AS part, ordinal, claimed_by, status FROM cases
-    ), here AS (
-        SELECT part, ordinal FROM ranked WHERE item_id = %(after)s
-        UNION ALL SELECT -1, -1 FROM {_table(Dataset)} WHERE id = %(scope)s AND NOT EXISTS (
-            SELECT 1 FROM ranked WHERE item_id = %(after)s)
-    )
-    SELECT r.item_id FROM ranked r, here h
-    WHERE r.status IN ('{OPEN}', '{STALE}') AND (r.claimed_by IS NULL OR r.claimed_by = %(user)s)
-      AND r.item_id <> %(after)s
-    ORDER BY CASE WHEN r.part > h.part OR (r.part = h.part AND r.ordinal > h.ordinal) THEN 0 ELSE 1 END,
-             r.part, r.ordinal
-    LIMIT 1"""
-    params = {"now": timezone.now(), "scope": dataset_id, "after": after_item_id or 0, "user": user.pk}
+    (wrapping round, never that item itself), skipping items another adjudicator holds.
+
+    Walks the items in input order from that item on and stops at the first case, so it
+    costs little wherever the adjudicator is in a large dataset (at most five queries)."""
+    params = {"now": timezone.now(), "scope": dataset_id, "user": user.pk, "after": after_item_id or 0}
+    disagreement, flagged_only = _disagreement(), f"(EXISTS (SELECT 1 FROM {_table(Flag)} f WHERE f.item_id = x.id) AND NOT {_disagreement()})"
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return row[0] if row else None
+        cursor.execute(
+            f"SELECT x.ordinal, {disagreement} FROM {_table(Item)} x WHERE x.id = %(after)s AND x.dataset_id = %(scope)s",
+            params,
+        )
+        here = cursor.fetchone()
+        # The queue is the disagreements, then the flagged items, each in input order: the
+        # rest of the current part, the other part, then round to the start of the current one.
+        if here is None:
+            segments = [(disagreement, -1), (flagged_only, -1)]
+        elif here[1]:
+            segments = [(disagreement, here[0]), (flagged_only, -1), (disagreement, -1)]
+        else:
+            segments = [(flagged_only, here[0]), (disagreement, -1), (flagged_only, -1)]
+        for condition, after_ordinal in segments:
+            cursor.execute(
+                f"""SELECT x.id FROM {_table(Item)} x JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+                WHERE x.dataset_id = %(scope)s AND x.ordinal > %(after_ordinal)s AND x.id <> %(after)s
+                  AND x.withdrawn_at IS NULL AND {condition} AND {_ready()} AND {_open_for()}
+                ORDER BY x.ordinal LIMIT 1""",
+                {**params, "after_ordinal": after_ordinal},
+            )
+            found = cursor.fetchone()
+            if found:
+                return found[0]
+    return None
 
 
 def item_case_status(item_id: int) -> tuple[str | None, bool, bool]:
@@ -371,11 +404,7 @@ def adjudicated_answers(dataset: Dataset) -> dict[int, dict]:
     , agreed AS (
         SELECT a.item_id, MIN(a.id) AS annotation_id
         FROM {_table(Annotation)} a JOIN {_table(Item)} x ON x.id = a.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
-        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted'
-          AND (d.frozen OR NOT EXISTS (
-              SELECT 1 FROM {_table(Assignment)} s WHERE s.item_id = a.item_id AND NOT EXISTS (
-                  SELECT 1 FROM {_table(Annotation)} b
-                  WHERE b.item_id = s.item_id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')))
+        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' AND {_ready()}
         GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
     )
     SELECT c.item_id, NULL FROM cases c WHERE c.status = '{SETTLED}'

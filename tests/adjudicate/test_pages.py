@@ -161,7 +161,7 @@ def test_the_page_and_a_decision_run_a_fixed_number_of_queries(client, adjudicat
     item = answered.items[items // 2]
     with django_assert_max_num_queries(15):
         assert client.get(answered.url(item)).status_code == 200
-    with django_assert_max_num_queries(17):
+    with django_assert_max_num_queries(20):
         response = client.post(answered.url(item), {"intent": "decide", "source": "edited",
                                                     "answer": '{"answer": "A"}', "version": "0"})
     assert response.status_code == 302
