@@ -34,7 +34,7 @@ class AdjudicationDatasetSerializer(serializers.Serializer):
 class QueueEntrySerializer(serializers.Serializer):
     item = serializers.IntegerField(source="item_id")
     external_id = serializers.CharField()
-    status = serializers.ChoiceField(choices=[cases.OPEN, cases.STALE])
+    status = serializers.CharField(help_text='"open" (never settled) or "stale" (an answer changed since the decision).')
     disagreement = serializers.BooleanField()
     flagged = serializers.BooleanField()
     claimed_by_other = serializers.BooleanField(help_text="Another adjudicator is working on it.")
@@ -71,7 +71,7 @@ class CaseSerializer(serializers.Serializer):
     item = serializers.IntegerField(source="item.pk")
     external_id = serializers.CharField(source="item.external_id")
     payload = serializers.JSONField(source="item.payload", help_text="The input record.")
-    status = serializers.CharField()
+    status = serializers.CharField(help_text='"open", "settled" or "stale".')
     disagreement = serializers.BooleanField()
     answers = ShownAnswerSerializer(many=True)
     majority = serializers.JSONField(allow_null=True)
