@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from scoring.agreement import ReadAnswers, agreement_figures, majority_answer, read_answers
+from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
 from scoring.evaluate import score_files
 from scoring.subtasks import SUBTASK_KEYS
 from scoring.validation import check_gold, check_inputs, check_submission, submission_line
@@ -88,16 +88,7 @@ def agreement(args) -> int:
     read = _read_answers(args)
     if read.table is None:
         return 1
-    figures = agreement_figures(args.subtask, read.table)
-    if args.json:
-        print(json.dumps(figures, ensure_ascii=False))
-        return 0
-    reasons = figures.pop("reasons")
-    for name, value in figures.items():
-        if value is None:
-            print(f"{name}: null ({reasons[name]})")
-        else:
-            print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    print(figures_text(agreement_figures(args.subtask, read.table), args.json))
     return 0
 
 

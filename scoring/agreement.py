@@ -1,251 +1,34 @@
 """Agreement between annotators and their majority answers: what `agreement` and `majority` run.
 
-One submission file = one annotator. The statistics take per-unit value counts (a mapping
-value -> how many answers gave it) and never build a units x values matrix:
-
-- Krippendorff's alpha (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"):
-  units with fewer than two values are left out; from the coincidences of the others,
-  alpha = 1 - D_o / D_e. ``nominal_alpha`` for delta = 0/1, ``alpha`` with any distance.
-- observed agreement: the mean over units with two or more values of
-  (ordered equal pairs) / (n (n - 1)).
-- Fleiss' kappa over the units with the most frequent answer count.
-- MASI distance between two sets.
-
-A statistic that is not defined raises ``Undefined`` with the sentence saying why; the
-figures of a subtask map it to ``null`` and that sentence to ``reasons``.
+One submission file = one annotator. ``read_answers`` reads the files as the scorer reads
+them, ``agreement_figures`` and ``majority_answer`` apply the subtask's figures and majority
+rule (statistics: scoring.reliability).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+import json
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-
-import numpy as np
 
 from scoring.checks import comma_markers
 from scoring.discourse import tree_problems
 from scoring.problems import Problem
+from scoring.reliability import (
+    AnswerTable,
+    Figures,
+    Undefined,
+    alpha,
+    fleiss_kappa,
+    fleiss_units,
+    masi_distances,
+    nominal_alpha,
+    observed_agreement,
+    strict_majority,
+)
 from scoring.subtasks import get_subtask
 from scoring.validation import check_inputs, read_answer_file, sorted_by_line, without_id
-
-ValueCounts = Mapping[Hashable, int]
-# (left values, right values) -> the len(left) x len(right) matrix of distances.
-BlockDistance = Callable[[Sequence, Sequence], np.ndarray]
-
-NO_PAIRABLE_UNIT = "no unit has two values (no item has two valid answers)"
-ONE_VALUE = "every value is the same, so no disagreement is expected (D_e = 0)"
-NO_ITEM_WITH_TWO = "no item has two valid answers"
-
-# Rows of a distance block computed at once: bounds the memory of ``alpha`` (8 bytes each).
-_BLOCK_CELLS = 1 << 22
-
-
-class Undefined(ValueError):
-    """A statistic has no value on these data; ``str()`` is the sentence saying why."""
-
-
-# Statistics ---------------------------------------------------------------------------------
-
-def nominal_alpha(units: Iterable[ValueCounts]) -> float:
-    """Krippendorff's alpha with delta = 0 for equal values, 1 otherwise.
-
-    With n pairable values, o_cc = sum over units of n_uc (n_uc - 1) / (m_u - 1) and n_c
-    the total of value c: alpha = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2),
-    computed in exact fractions. A value counted 0 times is not there.
-    """
-    n = 0
-    agreeing_by_m: dict[int, int] = defaultdict(int)  # m_u -> sum of n_uc (n_uc - 1)
-    totals: dict[Hashable, int] = {}
-    for counts in units:
-        m = sum(counts.values())
-        if m < 2:
-            continue
-        n += m
-        agreeing = 0
-        for value, count in counts.items():
-            if count:
-                agreeing += count * (count - 1)
-                totals[value] = totals.get(value, 0) + count
-        agreeing_by_m[m] += agreeing
-    if n == 0:
-        raise Undefined(NO_PAIRABLE_UNIT)
-    if len(totals) < 2:
-        raise Undefined(ONE_VALUE)
-    agreeing = sum(Fraction(total, m - 1) for m, total in agreeing_by_m.items())
-    expected = n * n - sum(total * total for total in totals.values())
-    return float(1 - (n - 1) * (n - agreeing) / expected)
-
-
-def alpha(units: Iterable[ValueCounts], distance: BlockDistance | None = None) -> float:
-    """Krippendorff's alpha with ``distance`` (None: nominal).
-
-    ``distance`` must be symmetric and 0 on equal values. The coincidences of distinct
-    values c != k are o_ck = sum over units of n_uc n_uk / (m_u - 1); then
-    alpha = 1 - (n - 1) sum o_ck delta_ck / sum n_c n_k delta_ck. Distances are taken
-    block by block over the distinct values, never for all of them at once.
-    """
-    if distance is None:
-        return nominal_alpha(units)
-    index: dict[Hashable, int] = {}
-    totals: list[int] = []
-    coincidences: dict[tuple[int, int], float] = defaultdict(float)  # (i < j) -> o_ij
-    by_m: dict[int, dict[tuple[int, int], int]] = defaultdict(lambda: defaultdict(int))
-    n = 0
-    for counts in units:
-        m = sum(counts.values())
-        if m < 2:
-            continue
-        n += m
-        present = []
-        for value, count in counts.items():
-            position = index.setdefault(value, len(index))
-            if position == len(totals):
-                totals.append(0)
-            totals[position] += count
-            present.append((position, count))
-        pairs = by_m[m]
-        for first in range(len(present)):
-            for second in range(first + 1, len(present)):
-                (i, n_i), (j, n_j) = sorted((present[first], present[second]))
-                pairs[(i, j)] += n_i * n_j
-    if n == 0:
-        raise Undefined(NO_PAIRABLE_UNIT)
-    if len(totals) < 2:
-        raise Undefined(ONE_VALUE)
-    for m, pairs in by_m.items():
-        for pair, weight in pairs.items():
-            coincidences[pair] += weight / (m - 1)
-    values = list(index)
-    weights = np.asarray(totals, dtype=np.float64)
-    pairs = sorted(coincidences)
-    rows = np.fromiter((pair[0] for pair in pairs), dtype=np.int64, count=len(pairs))
-    columns = np.fromiter((pair[1] for pair in pairs), dtype=np.int64, count=len(pairs))
-    observed_weights = np.fromiter((float(coincidences[pair]) for pair in pairs), dtype=np.float64, count=len(pairs))
-    observed = expected = 0.0
-    step = max(1, _BLOCK_CELLS // len(values))
-    for start in range(0, len(values), step):
-        stop = min(start + step, len(values))
-        block = distance(values[start:stop], values)
-        expected += float(weights[start:stop] @ block @ weights)
-        low, high = np.searchsorted(rows, [start, stop])
-        observed += 2.0 * float(observed_weights[low:high] @ block[rows[low:high] - start, columns[low:high]])
-    if expected == 0:
-        raise Undefined(ONE_VALUE)
-    return 1.0 - (n - 1) * observed / expected
-
-
-def observed_agreement(units: Iterable[ValueCounts]) -> float:
-    """The mean over units with two or more values of (ordered equal pairs) / (n (n - 1))."""
-    equal_by_n: dict[int, int] = defaultdict(int)
-    n_units = 0
-    for counts in units:
-        n = sum(counts.values())
-        if n < 2:
-            continue
-        n_units += 1
-        equal_by_n[n] += sum(count * (count - 1) for count in counts.values())
-    if not n_units:
-        raise Undefined(NO_ITEM_WITH_TWO)
-    return float(sum(Fraction(equal, n * (n - 1)) for n, equal in equal_by_n.items()) / n_units)
-
-
-def fleiss_units(units: Iterable[ValueCounts]) -> list[ValueCounts]:
-    """The units Fleiss' kappa is computed over: those whose number of values is m, the
-    most frequent count among units with two or more values (a tie: the larger count)."""
-    pairable = [counts for counts in units if sum(counts.values()) >= 2]
-    if not pairable:
-        return []
-    frequency = Counter(sum(counts.values()) for counts in pairable)
-    m = max(frequency, key=lambda count: (frequency[count], count))
-    return [counts for counts in pairable if sum(counts.values()) == m]
-
-
-def fleiss_kappa(units: Sequence[ValueCounts], categories: Sequence[Hashable]) -> float:
-    """Fleiss' kappa over ``units`` that all have the same number m of values:
-    (P - P_e) / (1 - P_e), P the mean of (sum_j n_ij^2 - m) / (m (m - 1)), P_e = sum_j p_j^2."""
-    if len(units) < 2:
-        raise Undefined("fewer than 2 items have the most frequent number of answers")
-    m = sum(units[0].values())
-    if any(sum(counts.values()) != m for counts in units):
-        raise ValueError("every unit of Fleiss' kappa needs the same number of values")
-    column = {category: 0 for category in categories}
-    squares = 0
-    for counts in units:
-        for value, count in counts.items():
-            column[value] += count
-            squares += count * count
-    n_values = len(units) * m
-    p_e = Fraction(sum(total * total for total in column.values()), n_values * n_values)
-    if p_e == 1:
-        raise Undefined("every answer is the same category, so P_e = 1")
-    p_bar = Fraction(squares - n_values, n_values * (m - 1))
-    return float((p_bar - p_e) / (1 - p_e))
-
-
-def masi_distance(first: frozenset, second: frozenset) -> float:
-    """1 - J M: J = |A & B| / |A | B| (1 when both are empty); M = 1 when A = B, 2/3 when one
-    is a proper subset of the other, 1/3 when they intersect otherwise, 0 when disjoint."""
-    union = len(first | second)
-    overlap = len(first & second)
-    jaccard = Fraction(overlap, union) if union else Fraction(1)
-    if first == second:
-        monotonicity = Fraction(1)
-    elif first <= second or second <= first:
-        monotonicity = Fraction(2, 3)
-    elif overlap:
-        monotonicity = Fraction(1, 3)
-    else:
-        monotonicity = Fraction(0)
-    return float(1 - jaccard * monotonicity)
-
-
-def masi_distances(left: Sequence[frozenset], right: Sequence[frozenset]) -> np.ndarray:
-    """``masi_distance`` for every pair (left[i], right[j]), as one matrix (a ``BlockDistance``)."""
-    members = sorted(set().union(*left, *right))
-    column = {member: position for position, member in enumerate(members)}
-
-    def incidence(sets: Sequence[frozenset]) -> np.ndarray:
-        matrix = np.zeros((len(sets), len(members)), dtype=np.float64)
-        for row, members_of in enumerate(sets):
-            matrix[row, [column[member] for member in members_of]] = 1.0
-        return matrix
-
-    left_sizes = np.fromiter(map(len, left), dtype=np.float64, count=len(left))[:, None]
-    right_sizes = np.fromiter(map(len, right), dtype=np.float64, count=len(right))[None, :]
-    overlap = incidence(left) @ incidence(right).T
-    union = left_sizes + right_sizes - overlap
-    jaccard = np.divide(overlap, union, out=np.ones_like(overlap), where=union > 0)
-    equal = (overlap == left_sizes) & (overlap == right_sizes)
-    nested = overlap == np.minimum(left_sizes, right_sizes)
-    monotonicity = np.select([equal, nested, overlap > 0], [1.0, 2.0 / 3.0, 1.0 / 3.0], 0.0)
-    return 1.0 - jaccard * monotonicity
-
-
-# Answers of several files -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class AnswerTable:
-    """The valid, normalised answers of several files to one inputs file.
-
-    ``items``: the input records in input order; ``files``: per file, id -> answer fields.
-    """
-
-    items: list[dict]
-    files: list[dict[str, dict]]
-
-    def answers_of(self, item_id: str) -> list[dict]:
-        """The item's valid answers, in file order."""
-        return [answers[item_id] for answers in self.files if item_id in answers]
-
-    def answered_items(self) -> Iterable[tuple[dict, list[dict]]]:
-        """(item, its valid answers) for every item with at least two valid answers."""
-        for item in self.items:
-            answers = self.answers_of(item["id"])
-            if len(answers) >= 2:
-                yield item, answers
-
 
 @dataclass
 class ReadAnswers:
@@ -279,7 +62,7 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
         lines, _, problems = read_answer_file(subtask, "output", data, name, items)
         without_string_id = {line.number for line in lines if not isinstance(line.record.get("id"), str)}
         faulty_lines = set()
-        for problem in problems:
+        for problem in sorted_by_line(problems):
             faulty_lines.add(problem.line)
             fatal = problem.code in _FILE_ERROR_CODES or (problem.line in without_string_id and problem.field == "id")
             (errors if fatal else faults).append(problem)
@@ -288,7 +71,6 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
             for line in lines
             if line.number not in faulty_lines
         })
-    errors, faults = sorted_by_line(errors), sorted_by_line(faults)
     if errors:
         return ReadAnswers(None, errors, faults)
     return ReadAnswers(AnswerTable(items, tables), [], faults)
@@ -296,33 +78,26 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
 
 # The figures ---------------------------------------------------------------------------------
 
-class Figures:
-    """Figures in the order they are added; a figure that is ``Undefined`` is null with its reason."""
-
-    def __init__(self, table: AnswerTable):
-        answered = list(table.answered_items())
-        self.values: dict[str, object] = {
-            "n_items": len(answered),
-            "n_answers": sum(len(answers) for _, answers in answered),
-        }
-        self.reasons: dict[str, str] = {}
-
-    def add(self, key: str, compute: Callable[[], float | int | None]) -> None:
-        try:
-            self.values[key] = compute()
-        except Undefined as why:
-            self.values[key] = None
-            self.reasons[key] = str(why)
-
-    def result(self) -> dict:
-        return {**self.values, "reasons": self.reasons}
-
-
 def agreement_figures(key: str, table: AnswerTable) -> dict:
     """``n_items``, ``n_answers``, the figures of subtask ``key`` and ``reasons``."""
     figures = Figures(table)
     _RULES[key].figures(table, figures)
     return figures.result()
+
+
+def figures_text(figures: dict, as_json: bool) -> str:
+    """What `agreement` prints: one JSON object, or a line per figure (a null with its reason)."""
+    if as_json:
+        return json.dumps(figures, ensure_ascii=False)
+    lines = []
+    for name, value in figures.items():
+        if name == "reasons":
+            continue
+        if value is None:
+            lines.append(f"{name}: null ({figures['reasons'][name]})")
+        else:
+            lines.append(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return "\n".join(lines)
 
 
 def majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
@@ -339,24 +114,22 @@ def majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | N
     return _RULES[key].majority([subtask.normalise(answer) for answer in answers], item)
 
 
-def _strict_majority(values: Sequence[Hashable]) -> Hashable | None:
-    """The value given by more than half of ``values``, or None."""
-    value, count = Counter(values).most_common(1)[0]
-    return value if 2 * count > len(values) else None
-
-
 # Per subtask ------------------------------------------------------------------------------
 # Each subtask has a ``figures(table, figures)`` adding its figures and a
 # ``majority(normalised answers (two or more), item)`` rule.
 
-def _answer_key(key: str, answer: dict) -> tuple:
-    """The whole normalised answer as one comparable value."""
-    return tuple(answer[field] for field in get_subtask(key).answer_fields)
+def answer_value(key: str, answer: dict) -> Hashable:
+    """A valid, normalised answer of subtask ``key`` as one comparable value: two answers are
+    equal when their values are (a discourse tree by its attachments, whatever their order)."""
+    if key == "discourse":
+        return frozenset((unit["du_id"], unit["head"], unit["relation"]) for unit in answer["discourse_units"])
+    return tuple(tuple(value) if isinstance(value, list) else value
+                 for value in (answer[name] for name in get_subtask(key).answer_fields))
 
 
 def _whole_answer_majority(key: str) -> Callable[[list[dict], dict], tuple[dict | None, str | None]]:
     def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
-        winner = _strict_majority([_answer_key(key, answer) for answer in answers])
+        winner = strict_majority([answer_value(key, answer) for answer in answers])
         if winner is None:
             return None, "no majority"
         return dict(zip(get_subtask(key).answer_fields, winner)), None
@@ -365,7 +138,7 @@ def _whole_answer_majority(key: str) -> Callable[[list[dict], dict], tuple[dict 
 
 def _label_figures(table: AnswerTable, figures: Figures) -> None:
     """wsd, coreference: nominal alpha, Fleiss' kappa over A-D, observed agreement."""
-    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
     figures.add("alpha", lambda: nominal_alpha(counts))
     kappa_units = fleiss_units(counts)
     figures.add("fleiss_kappa", lambda: fleiss_kappa(kappa_units, ("A", "B", "C", "D")))
@@ -374,13 +147,13 @@ def _label_figures(table: AnswerTable, figures: Figures) -> None:
 
 
 def _numerals_figures(table: AnswerTable, figures: Figures) -> None:
-    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered_items()]
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
     figures.add("alpha", lambda: nominal_alpha(counts))
     figures.add("observed_agreement", lambda: observed_agreement(counts))
 
 
 def _morphosyntax_figures(table: AnswerTable, figures: Figures) -> None:
-    answered = list(table.answered_items())
+    answered = table.answered
     figures.add("label_alpha", lambda: nominal_alpha(Counter(answer["answer"] for answer in answers) for _, answers in answered))
     pairs = equal_pairs = 0
     for _, answers in answered:
@@ -423,7 +196,7 @@ def _n_markers(item: dict) -> int:
 def _commas_figures(table: AnswerTable, figures: Figures) -> None:
     marker_units: list[dict[str, int]] = []
     required_sets: list[Counter] = []
-    for item, answers in table.answered_items():
+    for item, answers in table.answered:
         marker_units.extend(marker_counts(answers, _n_markers(item)))
         required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
     figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
@@ -478,7 +251,7 @@ def _discourse_figures(table: AnswerTable, figures: Figures) -> None:
     figures.add("pairwise_las", lambda: mean_over_pairs(las))
     head_units: list[Counter] = []
     labelled_units: list[Counter] = []
-    for item, answers in table.answered_items():
+    for item, answers in table.answered:
         trees = [_heads(answer) for answer in answers]
         for unit in item["discourse_units"]:
             attachments = [tree[unit["du_id"]] for tree in trees]
@@ -492,7 +265,7 @@ def _discourse_majority(answers: list[dict], item: dict) -> tuple[dict | None, s
     trees = [_heads(answer) for answer in answers]
     units = []
     for unit in item["discourse_units"]:
-        winner = _strict_majority([tree[unit["du_id"]] for tree in trees])
+        winner = strict_majority([tree[unit["du_id"]] for tree in trees])
         if winner is None:
             return None, "no majority"
         head, relation = winner

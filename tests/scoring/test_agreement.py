@@ -1,4 +1,5 @@
-"""scoring.agreement: hand-computed cases, and the test-only references (krippendorff, statsmodels)."""
+"""scoring.reliability and scoring.agreement: hand-computed cases, and the test-only references
+(krippendorff, statsmodels)."""
 
 from collections import Counter
 from fractions import Fraction
@@ -9,16 +10,15 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss_kappa
 
-from scoring.agreement import (
+from scoring.agreement import agreement_figures, majority_answer
+from scoring.reliability import (
     NO_PAIRABLE_UNIT,
     ONE_VALUE,
     AnswerTable,
     Undefined,
-    agreement_figures,
     alpha,
     fleiss_kappa,
     fleiss_units,
-    majority_answer,
     masi_distance,
     masi_distances,
     nominal_alpha,
@@ -353,3 +353,70 @@ def test_discourse_majority_that_is_not_a_tree():
     b = tree(("1", None, None), ("2", "3", "Cause"), ("3", "2", "Cause"))
     c = tree(("1", "2", "Cause"), ("2", None, None), ("3", "2", "Cause"))
     assert majority_answer("discourse", [a, b, c], item) == (None, "invalid tree")
+
+
+# Whole subtasks against the reference package, on random answers ---------------------------
+
+def reliability_matrix(columns):
+    """coders x units, NaN where a coder gave no value; values numbered in order of appearance."""
+    numbers: dict = {}
+    return np.array([[NAN if value is None else numbers.setdefault(value, len(numbers)) for value in column]
+                     for column in columns], dtype=float).T
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_commas_marker_alpha_equals_the_krippendorff_package(seed):
+    generator = random.Random(seed)
+    items = [commas_item(f"i{number}", generator.randint(1, 6)) for number in range(30)]
+    files = []
+    for _ in range(3):
+        answers = {}
+        for item in items:
+            if generator.random() < 0.2:
+                continue
+            n_markers = item["sentence_with_positions"].count("[")
+            values = [generator.choice(["required", "optional", "none", "none"]) for _ in range(n_markers)]
+            answers[item["id"]] = commas([m for m, v in enumerate(values, 1) if v == "required"],
+                                         [m for m, v in enumerate(values, 1) if v == "optional"])
+        files.append(answers)
+    figures = agreement_figures("commas", AnswerTable(items, files))
+    columns = []
+    for item in items:
+        for marker in range(1, item["sentence_with_positions"].count("[") + 1):
+            column = []
+            for answers in files:
+                answer = answers.get(item["id"])
+                column.append(None if answer is None else
+                              "required" if marker in answer["commas"] else "optional" if marker in answer["optional"] else "none")
+            columns.append(column)
+    expected = krippendorff.alpha(reliability_data=reliability_matrix(columns), level_of_measurement="nominal")
+    assert figures["marker_alpha"] == pytest.approx(expected, abs=1e-9)
+
+
+def random_tree(generator, du_ids):
+    units = [{"du_id": du_ids[0], "head": None, "relation": None}]
+    for index, du_id in enumerate(du_ids[1:], start=1):
+        units.append({"du_id": du_id, "head": generator.choice(du_ids[:index]), "relation": generator.choice(["Cause", "Elaboration"])})
+    generator.shuffle(units)
+    return {"discourse_units": units}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_discourse_alphas_equal_the_krippendorff_package(seed):
+    generator = random.Random(seed)
+    items = [discourse_item(f"p{number}", *[str(du) for du in range(generator.randint(1, 5))]) for number in range(20)]
+    files = [{item["id"]: random_tree(generator, [unit["du_id"] for unit in item["discourse_units"]])
+              for item in items if generator.random() < 0.85} for _ in range(3)]
+    figures = agreement_figures("discourse", AnswerTable(items, files))
+    heads, labelled = [], []
+    for item in items:
+        for unit in item["discourse_units"]:
+            given = []
+            for answers in files:
+                tree_units = {u["du_id"]: u for u in answers[item["id"]]["discourse_units"]} if item["id"] in answers else None
+                given.append(None if tree_units is None else tree_units[unit["du_id"]])
+            heads.append([None if u is None else (u["head"] or "ROOT") for u in given])
+            labelled.append([None if u is None else (u["head"] or "ROOT", u["relation"]) for u in given])
+    for key, columns in (("head_alpha", heads), ("labelled_alpha", labelled)):
+        expected = krippendorff.alpha(reliability_data=reliability_matrix(columns), level_of_measurement="nominal")
+        assert figures[key] == pytest.approx(expected, abs=1e-9)

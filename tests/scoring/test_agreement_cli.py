@@ -109,3 +109,14 @@ def test_majority_writes_a_partial_submission_in_input_order_and_lists_the_rest(
         "w5: no answer",
     ]
     assert run("validate", "wsd", out, "--inputs", inputs, "--partial").returncode == 0
+
+
+def test_faults_are_listed_file_by_file_in_the_order_of_pred(tmp_path):
+    inputs = wsd_inputs(tmp_path)
+    first = tmp_path / "a.jsonl"
+    first.write_text('{"id": "w1", "answer": "A"}\n{"id": "w2", "answer": "Q"}\n', encoding="utf-8")
+    second = tmp_path / "b.jsonl"
+    second.write_text('{"id": "w1", "answer": "Q"}\n', encoding="utf-8")
+    result = run("agreement", "wsd", "--inputs", inputs, "--pred", first, second)
+    assert result.returncode == 0
+    assert [line.split(":")[0] for line in result.stderr.splitlines()] == [str(first), str(second)]
