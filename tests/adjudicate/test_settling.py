@@ -97,3 +97,21 @@ def test_differences_in_each_subtasks_terms():
     commas = differences("commas", {"sentence_with_positions": "A [1] b [2] c [3] d."},
                          [("1", {"commas": [1], "optional": [3]}), ("2", {"commas": [1, 2], "optional": []})])
     assert commas.details["differing"] == {2, 3}
+
+
+def test_a_withdrawn_item_leaves_agreement_and_is_listed_there(client):
+    from annotation.selectors.agreement import agreement_report
+    from annotation.services.organizing import withdraw_item
+
+    answered = wsd_answered([["A", "B"], ["C", "C"], ["D", "D"]])
+    organizer = make_user("organizer")
+    assert agreement_report(answered.dataset).figures["n_items"] == 3
+    withdraw_item(answered.items[0], organizer, "Zepsute zdanie.")
+    report = agreement_report(answered.dataset)
+    assert report.figures["n_items"] == 2 and report.withdrawn == [answered.items[0]]
+    client.force_login(organizer)
+    body = client.get(f"/api/datasets/{answered.dataset.pk}/agreement/").json()
+    assert body["withdrawn"] == [answered.items[0].external_id]
+    assert cases.adjudicated_answers(answered.dataset) == {
+        answered.items[1].pk: {"answer": "C"}, answered.items[2].pk: {"answer": "D"}
+    }
