@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
 from scoring.evaluate import score_files
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission, submission_line
 
 
@@ -29,7 +29,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def _report(problems, stream=sys.stdout) -> None:
+def _report(problems, stream=None) -> None:  # None: the current sys.stdout
     for problem in problems:
         print(problem, file=stream)
 
@@ -126,20 +126,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     command = commands.add_parser("validate", help="check a submission file")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("file")
     command.add_argument("--inputs", help="inputs.jsonl: every input id must be answered exactly once")
     command.add_argument("--partial", action="store_true", help="with --inputs: answering a subset is allowed")
     command.set_defaults(run=validate)
 
     command = commands.add_parser("check-inputs", help="check an inputs file (and its gold)")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("inputs")
     command.add_argument("--gold")
     command.set_defaults(run=check_inputs_command)
 
     command = commands.add_parser("score", help="score a submission against gold")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("--gold", required=True)
     command.add_argument("--pred", required=True)
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("majority", majority, "the majority answer of several submission files, as a submission"),
     ):
         command = commands.add_parser(name, help=description)
-        command.add_argument("subtask", choices=SUBTASK_KEYS)
+        command.add_argument("subtask", choices=list(SUBTASKS))
         command.add_argument("--inputs", required=True, help="inputs.jsonl the submissions answer")
         command.add_argument("--pred", required=True, nargs="+", metavar="FILE", help="two or more submission files")
         if name == "agreement":

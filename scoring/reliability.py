@@ -274,3 +274,12 @@ def strict_majority(values: Sequence[Hashable]) -> Hashable | None:
     """The value given by more than half of ``values``, or None."""
     value, count = Counter(values).most_common(1)[0]
     return value if 2 * count > len(values) else None
+
+
+def majority_by_value(answers: Sequence[dict], value: Callable[[dict], Hashable]) -> tuple[dict | None, str | None]:
+    """(the answer more than half of ``answers`` share by ``value``, None), or (None, "no majority")."""
+    values = [value(answer) for answer in answers]
+    winner = strict_majority(values)
+    if winner is None:
+        return None, "no majority"
+    return dict(answers[values.index(winner)]), None

@@ -38,7 +38,6 @@ from annotation.models import (
     Item,
 )
 from annotation.normalised import normalised_answer
-from annotation.subtask_titles import SUBTASK_TITLES
 from scoring.agreement import majority_answer
 
 OPEN = "open"
@@ -142,7 +141,7 @@ def adjudicator_datasets(user: User) -> list[DatasetCases]:
         cursor.execute(sql, {"now": timezone.now(), "scope": None})
         counts = {row[0]: CaseCounts(*(int(n) for n in row[1:])) for row in cursor.fetchall()}
     datasets = Dataset.objects.filter(pk__in=counts).exclude(assignments__annotator=user).distinct().order_by("name")
-    return [DatasetCases(dataset, SUBTASK_TITLES[dataset.subtask], counts[dataset.pk]) for dataset in datasets]
+    return [DatasetCases(dataset, dataset.subtask_title, counts[dataset.pk]) for dataset in datasets]
 
 
 def dataset_counts(dataset_id: int) -> CaseCounts:

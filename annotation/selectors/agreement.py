@@ -18,10 +18,10 @@ from django.db.models import QuerySet
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
 from annotation.selectors.progress import withdrawn_items
 from annotation.services.exporting import jsonl_bytes
-from scoring.agreement import agreement_figures, answer_value, marker_counts, read_answers
+from scoring.agreement import agreement_figures, read_answers
 from scoring.reliability import AnswerTable
-from scoring.checks import comma_markers
 from scoring.subtasks import get_subtask
+from scoring.subtasks.commas import marker_counts, markers
 from scoring.validation import submission_line
 
 
@@ -117,7 +117,8 @@ def _pair_value(key: str, reference: dict[str, dict], other: dict[str, dict], co
         scored = get_subtask(key).metric([{"id": item_id, **reference[item_id]} for item_id in common],
                                          {item_id: other[item_id] for item_id in common})
         return scored["las"] if scored["n_attachments"] else None
-    equal = sum(answer_value(key, reference[item_id]) == answer_value(key, other[item_id]) for item_id in common)
+    value = get_subtask(key).answer_value
+    equal = sum(value(reference[item_id]) == value(other[item_id]) for item_id in common)
     return equal / len(common)
 
 
@@ -188,7 +189,7 @@ def _numerals_kinds(answers: list[dict], item: dict) -> list[str]:
 
 
 def _commas_kinds(answers: list[dict], item: dict) -> list[str]:
-    counts = marker_counts(answers, len(comma_markers(item["sentence_with_positions"])))
+    counts = marker_counts(answers, len(markers(item["sentence_with_positions"])))
     return [f"[{marker}]" for marker, values in enumerate(counts, start=1) if len(values) > 1]
 
 
@@ -203,6 +204,7 @@ def _discourse_kinds(answers: list[dict], item: dict) -> list[str]:
     return sorted(relations)
 
 
+# What a disagreement is about, per subtask (a subtask without an entry lists none).
 DISAGREEMENT_KINDS = {
     "wsd": _labels_kinds,
     "coreference": _labels_kinds,
@@ -216,12 +218,13 @@ DISAGREEMENT_KINDS = {
 def disagreements(answers: DatasetAnswers) -> list[Disagreement]:
     """The items where two submitted (valid) answers differ after normalisation, in input order."""
     key = answers.dataset.subtask
+    value = get_subtask(key).answer_value
     files = answers.files
     found = []
     for item in answers.items:
         given = {username: mine[item.external_id] for username, mine in files.items() if item.external_id in mine}
-        if len({answer_value(key, answer) for answer in given.values()}) > 1:
-            kinds = DISAGREEMENT_KINDS[key](list(given.values()), item.payload)
+        if len({value(answer) for answer in given.values()}) > 1:
+            kinds = DISAGREEMENT_KINDS[key](list(given.values()), item.payload) if key in DISAGREEMENT_KINDS else []
             shown = {username: json.dumps(answer, ensure_ascii=False) for username, answer in given.items()}
             found.append(Disagreement(item, kinds, shown))
     return found

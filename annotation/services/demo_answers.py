@@ -18,9 +18,9 @@ from annotation.models import Annotation, AnnotationRevision, Dataset
 from annotation.normalised import normalised_answer
 from annotation.services.annotating import answer_refusals
 from annotation.services.assigning import assign
-from scoring.checks import comma_markers
-from scoring.discourse import RELATIONS
 from scoring.subtasks import get_subtask
+from scoring.subtasks.commas import markers
+from scoring.subtasks.discourse import RELATIONS
 
 SLIP_RATE = 0.2  # share of items on which a rater answers otherwise than the gold
 SKIP_RATE = 0.05  # share of items a rater leaves unanswered
@@ -51,7 +51,7 @@ def _morphosyntax_slip(item: dict, answer: dict, rng: random.Random) -> dict:
 
 def _commas_slip(item: dict, answer: dict, rng: random.Random) -> dict:
     required, optional = list(answer["commas"]), list(answer["optional"])
-    free = [marker for marker in range(1, len(comma_markers(item["sentence_with_positions"])) + 1)
+    free = [marker for marker in range(1, len(markers(item["sentence_with_positions"])) + 1)
             if marker not in required and marker not in optional]
     if required and (not free or rng.random() < 0.5):
         missed = rng.choice(required)

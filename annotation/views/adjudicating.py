@@ -20,7 +20,6 @@ from annotation.models import Adjudication, Dataset, Item
 from annotation.roles import ADJUDICATOR, role_required
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
-from annotation.subtask_titles import SUBTASK_TITLES
 from annotation.widgets import widget_for
 
 adjudicator_required = role_required(ADJUDICATOR)
@@ -139,7 +138,7 @@ def _page(
     context = {
         "case": case,
         "dataset": case.dataset,
-        "subtask_title": SUBTASK_TITLES[case.dataset.subtask],
+        "subtask_title": case.dataset.subtask_title,
         "item": case.item,
         "payload": case.item.payload,
         "answer": edit_answer,

@@ -3,8 +3,7 @@ each with its [[TARGET]] word highlighted; one choice."""
 
 from annotation.widgets import Widget
 from annotation.widgets.markup import WSD_TARGET, highlight
-
-LETTERS = ("A", "B", "C", "D")
+from scoring.subtasks.wsd import LABELS
 
 
 def context(payload: dict, answer: dict | None) -> dict:
@@ -14,9 +13,9 @@ def context(payload: dict, answer: dict | None) -> dict:
         "reference_html": highlight(str(payload.get("reference_sentence", "")), WSD_TARGET),
         "candidates": [
             {"letter": letter, "number": number, "html": highlight(str(candidates.get(letter, "")), WSD_TARGET)}
-            for number, letter in enumerate(LETTERS, start=1)
+            for number, letter in enumerate(LABELS, start=1)
         ],
-        "choice": choice if choice in LETTERS else None,
+        "choice": choice if choice in LABELS else None,
     }
 
 

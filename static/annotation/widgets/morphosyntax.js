@@ -2,9 +2,9 @@
 // The word-level diff under the editor is rendered by the server (htmx on the textarea).
 import { choiceGroup } from "./choice.js";
 
-const CORRECT = "POPRAWNE";
-const INCORRECT = "NIEPOPRAWNE";
 const root = document.querySelector(".morphosyntax-widget");
+// The two labels, as the server wrote them on the cards (correct first).
+const [CORRECT, INCORRECT] = [...root.querySelectorAll(".morph-verdicts [data-choice]")].map((card) => card.dataset.choice);
 const editorBox = root.querySelector(".morph-editor");
 const editor = document.getElementById("morph-correction");
 const restoreButton = root.querySelector(".morph-restore");
