@@ -11,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotation.api.serializers import RefusalSerializer
+from annotation.errors import ClaimedByOther, NotAdjudicatorHere, Refused
+from annotation.http import refusal_data, refusal_status
 from annotation.models import Adjudication, Dataset, Item
 from annotation.roles import ADJUDICATOR, ORGANIZER, has_role
 from annotation.selectors import adjudication as cases
@@ -105,7 +107,7 @@ def _dataset_for(request: Request, dataset_id: int) -> Dataset:
         raise PermissionDenied
     dataset = get_object_or_404(Dataset, pk=dataset_id)
     if not adjudicating.may_adjudicate(request.user, dataset.pk):
-        raise PermissionDenied(adjudicating.NotAllowed().messages[0])
+        raise PermissionDenied(NotAdjudicatorHere().messages[0])
     return dataset
 
 
@@ -148,8 +150,8 @@ def adjudication_claim(request: Request, pk: int) -> Response:
     """Claim the item for 15 minutes (renew by claiming again); 409 while another adjudicator holds it."""
     case = _case(request, pk)
     if not adjudicating.claim_item(item=case.item, adjudicator=request.user):
-        refusal = adjudicating.ClaimedByOther()
-        return Response({"detail": refusal.messages[0], "problems": refusal.messages}, status=status.HTTP_409_CONFLICT)
+        refusal = ClaimedByOther()
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -176,12 +178,8 @@ def adjudication_decision(request: Request, pk: int) -> Response:
             note=data["note"],
             based_on_version=data["version"],
         )
-    except adjudicating.DecisionRefused as refusal:
-        body = {"detail": " ".join(refusal.messages), "problems": refusal.messages}
-        if isinstance(refusal, adjudicating.StaleDecision):
-            body["current_version"] = refusal.current.version
-        conflict = isinstance(refusal, (adjudicating.StaleDecision, adjudicating.ClaimedByOther))
-        return Response(body, status=status.HTTP_409_CONFLICT if conflict else status.HTTP_422_UNPROCESSABLE_ENTITY)
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = adjudication.version == 1
     return Response(
         DecisionSerializer(adjudication).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.errors import ClaimedByOther, NotAdjudicatorHere, Refused, StaleDecision
 from annotation.models import (
     Adjudication,
     AdjudicationClaim,
@@ -30,42 +31,6 @@ from annotation.storable import unstorable
 from scoring.agreement import majority_answer
 
 CLAIM_TIME = timedelta(minutes=15)
-
-
-class DecisionRefused(Exception):
-    """Nothing was written; ``messages`` say why, for the adjudicator."""
-
-    def __init__(self, messages: list[str]):
-        super().__init__("; ".join(messages))
-        self.messages = messages
-
-
-class NotAllowed(DecisionRefused):
-    """The user may not adjudicate this dataset (no adjudicator, or they annotate in it)."""
-
-    def __init__(self) -> None:
-        super().__init__([_("You annotate items of this dataset, so you cannot adjudicate it.")])
-
-
-class ClaimedByOther(DecisionRefused):
-    def __init__(self) -> None:
-        super().__init__([_("Another adjudicator is working on this item; it was not saved.")])
-
-
-class StaleDecision(DecisionRefused):
-    """The item was settled again since the version this decision was based on."""
-
-    def __init__(self, current: Adjudication):
-        super().__init__(
-            [
-                _(
-                    "This item was settled again since you opened it (it is now at version %(version)s), "
-                    "so your decision was not saved. Reload the page to see the current decision."
-                )
-                % {"version": current.version}
-            ]
-        )
-        self.current = current
 
 
 def may_adjudicate(user: User, dataset_id: int) -> bool:
@@ -114,23 +79,24 @@ def save_decision(
     fields). The final answer passes the same checks as an annotator's submitted answer.
     ``based_on_version`` is the adjudication version the adjudicator saw (0: none yet); a
     decision on an older version is refused (StaleDecision, nothing written), as is one on an
-    item another adjudicator holds (ClaimedByOther), on a withdrawn item, or by a user who
-    annotates in the dataset (NotAllowed). Every decision bumps the version, appends an
+    item another adjudicator holds (ClaimedByOther), on a withdrawn or not yet ready item
+    (Refused), or by a user who annotates in the dataset (NotAdjudicatorHere); refusals are
+    ``annotation.errors.Refused``. Every decision bumps the version, appends an
     AdjudicationRevision, remembers the versions of the answers it saw (for "stale") and ends
     the adjudicator's claim on the item.
     """
     dataset = item.dataset
     if not may_adjudicate(adjudicator, dataset.pk):
-        raise NotAllowed
+        raise NotAdjudicatorHere
     if unstorable(note):
-        raise DecisionRefused([_("The note holds the character U+0000, which cannot be stored: remove it.")])
+        raise Refused.because(_("The note holds the character U+0000, which cannot be stored: remove it."))
     with transaction.atomic():
         # The item's row serialises decisions on it (also the first one, which has no row yet).
         locked = Item.objects.select_for_update().get(pk=item.pk)
         if locked.withdrawn_at is not None:
-            raise DecisionRefused([_("This item was withdrawn: it needs no decision.")])
+            raise Refused.because(_("This item was withdrawn: it needs no decision."))
         if item_case_status(item.pk)[0] is None:
-            raise DecisionRefused([_("This item is not ready for adjudication: its annotators are still at work.")])
+            raise Refused.because(_("This item is not ready for adjudication: its annotators are still at work."))
         claim = AdjudicationClaim.objects.filter(item=item).first()
         if claim is not None and claim.adjudicator_id != adjudicator.pk and claim.expires_at > timezone.now():
             raise ClaimedByOther
@@ -152,18 +118,18 @@ def _final_answer(
     if source == Adjudication.Source.ANNOTATION:
         taken = next((a for a in submitted if a.pk == annotation_id), None)
         if taken is None:
-            raise DecisionRefused([_("That answer is not a submitted answer of this item.")])
+            raise Refused.because(_("That answer is not a submitted answer of this item."))
         final, source_annotation = taken.answer, taken
     elif source == Adjudication.Source.MAJORITY:
         final, _reason = majority_answer(dataset.subtask, [a.answer for a in submitted], item.payload)
         if final is None:
-            raise DecisionRefused([_("This item has no majority answer.")])
+            raise Refused.because(_("This item has no majority answer."))
         source_annotation = None
     elif source == Adjudication.Source.EDITED:
         final, source_annotation = answer, None
     else:
-        raise DecisionRefused([_("Choose an answer, the majority or your own edited answer.")])
+        raise Refused.because(_("Choose an answer, the majority or your own edited answer."))
     refusals = answer_refusals(dataset.subtask, final, item.payload)
     if refusals:
-        raise DecisionRefused(refusals)
+        raise Refused(refusals)
     return final, source_annotation

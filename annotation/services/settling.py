@@ -47,10 +47,11 @@ def record_decision(
     return adjudication
 
 
-def settle_by_majority(item: Item) -> Adjudication | None:
+def settle_by_majority(item_id: int) -> Adjudication | None:
     """Where the dataset settles majorities automatically: write the majority answer of a
     ready disagreement with a majority (source ``majority``, no adjudicator), unless an
     adjudicator's decision on it still holds. Returns the new decision, if any."""
+    item = Item.objects.select_related("dataset").get(pk=item_id)
     dataset = item.dataset
     if not dataset.auto_majority:
         return None
@@ -72,6 +73,6 @@ def settle_by_majority(item: Item) -> Adjudication | None:
 def settle_dataset_by_majority(dataset: Dataset) -> int:
     """settle_by_majority for every open or stale disagreement of the dataset; how many it settled."""
     count = 0
-    for item in Item.objects.filter(pk__in=open_disagreements(dataset.pk)).select_related("dataset"):
-        count += settle_by_majority(item) is not None
+    for item_id in open_disagreements(dataset.pk):
+        count += settle_by_majority(item_id) is not None
     return count

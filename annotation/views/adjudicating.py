@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation.errors import NotAdjudicatorHere, Refused, StaleDecision
+from annotation.http import refusal_status
 from annotation.models import Adjudication, Dataset, Item
 from annotation.roles import ADJUDICATOR, role_required
 from annotation.selectors import adjudication as cases
@@ -193,9 +195,9 @@ def _decide(request: HttpRequest, item: Item) -> HttpResponse:
             note=request.POST.get("note", ""),
             based_on_version=int(version) if version.isdecimal() else 0,
         )
-    except adjudicating.DecisionRefused as refusal:
-        status = 409 if isinstance(refusal, (adjudicating.StaleDecision, adjudicating.ClaimedByOther)) else 422
-        if isinstance(refusal, adjudicating.NotAllowed):
+    except Refused as refusal:
+        status = refusal_status(refusal)
+        if isinstance(refusal, NotAdjudicatorHere):
             raise PermissionDenied from None
         if not request.htmx:
             case = cases.adjudication_case(item.dataset, item.pk)
@@ -203,7 +205,7 @@ def _decide(request: HttpRequest, item: Item) -> HttpResponse:
         response = TemplateResponse(
             request,
             "annotation/adjudicate/refused.html",
-            {"problems": refusal.messages, "stale": status == 409, "item_url": request.path},
+            {"problems": refusal.messages, "stale": isinstance(refusal, StaleDecision), "item_url": request.path},
             status=status,
         )
         response[REFUSED_HEADER] = "1"

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from scoring.subtasks import SUBTASK_KEYS
 
 if TYPE_CHECKING:
-    from annotation.models import Item
+    from annotation.selectors.queue import ItemPage
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Widget:
     # (item payload, current answer fields or None) -> extra template context.
     context: Callable[[dict, dict | None], dict]
     # htmx partials, served by the item view for ?partial=<name> (GET or POST).
-    partials: Mapping[str, Callable[[HttpRequest, Item], HttpResponse]] = field(default_factory=dict)
+    partials: Mapping[str, Callable[[HttpRequest, ItemPage], HttpResponse]] = field(default_factory=dict)
 
 
 def _load(key: str) -> Widget:

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from annotation.models import Assignment, Dataset, Item
+from annotation.selectors.queue import item_page_of_item
 from annotation.services.annotating import save_answer
 from tests.annotate.conftest import wsd_records
 from tests.factories import make_dataset, make_user
@@ -23,9 +24,8 @@ class Answered:
 
 
 def submit(dataset: Dataset, annotator: User, item: Item, answer: dict) -> None:
-    assignment = Assignment.objects.select_related("item", "dataset").get(item=item, annotator=annotator)
-    stored = item.annotations.filter(annotator=annotator).first()
-    save_answer(assignment=assignment, answer=answer, submit=True, based_on_version=stored.version if stored else 0)
+    page = item_page_of_item(annotator, item.pk)
+    save_answer(page=page, answer=answer, submit=True, based_on_version=page.answer_version)
 
 
 def answered_dataset(subtask: str, records: list[dict], answers: list[list[dict | None]], gold=None) -> Answered:

@@ -6,6 +6,7 @@ import pytest
 
 from django.utils import timezone
 
+from annotation.errors import ClaimedByOther, NotAdjudicatorHere, Refused, StaleDecision
 from annotation.models import Adjudication, AdjudicationClaim, Dataset
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
@@ -54,7 +55,7 @@ def test_a_claimed_item_goes_to_nobody_else_until_the_claim_expires(adjudicator)
     assert cases.next_case(adjudicator, answered.dataset.pk) == first.pk
     try:
         decide(first, other, source="annotation", annotation_id=first.annotations.first().pk)
-    except adjudicating.ClaimedByOther:
+    except ClaimedByOther:
         pass
     else:
         raise AssertionError("a decision on another adjudicator's item was saved")
@@ -86,7 +87,7 @@ def test_a_stale_decision_is_refused_and_revisions_are_kept(adjudicator):
     decide(item, adjudicator, source="edited", answer={"answer": "D"})
     try:
         decide(item, adjudicator, source="edited", answer={"answer": "C"}, version=0)
-    except adjudicating.StaleDecision as refusal:
+    except StaleDecision as refusal:
         assert refusal.current.version == 1
     else:
         raise AssertionError("a decision on an old version was saved")
@@ -101,7 +102,7 @@ def test_the_final_answer_passes_the_annotators_checks(adjudicator):
     for bad in ({"answer": "E"}, {"answer": "A", "extra": 1}, None, "A"):
         try:
             decide(item, adjudicator, source="edited", answer=bad)
-        except adjudicating.DecisionRefused as refusal:
+        except Refused as refusal:
             assert refusal.messages
         else:
             raise AssertionError(f"{bad!r} was saved")
@@ -131,7 +132,7 @@ def test_an_annotator_of_the_dataset_may_not_adjudicate_it():
     assert not adjudicating.may_adjudicate(both, answered.dataset.pk)
     try:
         decide(answered.items[0], both, source="edited", answer={"answer": "A"})
-    except adjudicating.NotAllowed:
+    except NotAdjudicatorHere:
         pass
     else:
         raise AssertionError("an annotator of the dataset adjudicated it")

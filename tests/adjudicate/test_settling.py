@@ -6,7 +6,8 @@ from annotation.differences import differences
 from annotation.models import Adjudication
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
-from annotation.services.assigning import AssignmentRefused, assign
+from annotation.errors import Refused
+from annotation.services.assigning import assign
 from annotation.services.organizing import set_adjudication_settings, set_frozen
 from tests.adjudicate.conftest import submit, wsd_answered
 from tests.factories import make_dataset, make_user
@@ -81,7 +82,7 @@ def test_who_adjudicated_in_a_dataset_cannot_be_assigned_there(adjudicator):
                                answer={"answer": "B"}, based_on_version=0)
     adjudicator.groups.add(make_user("annotator").groups.get())
     adjudicator = type(adjudicator).objects.get(pk=adjudicator.pk)
-    with pytest.raises(AssignmentRefused, match="adjudicated"):
+    with pytest.raises(Refused, match="adjudicated"):
         assign(answered.dataset, [adjudicator], 1)
     other = make_dataset("wsd", [{"id": "x", "reference_sentence": "a [[TARGET]]b[[/TARGET]]",
                                   "candidates": {k: "[[TARGET]]b[[/TARGET]]" for k in "ABCD"}}])

@@ -98,7 +98,7 @@ def test_create_resubmit_update_and_stale_save(setup):
 
 def test_refusals_name_the_field_and_store_nothing(setup):
     response = post(setup["client"], first_item(setup["mine"]), {"answer": "E"})
-    assert response.status_code == 400
+    assert response.status_code == 422  # as on the item page
     assert any(problem.startswith("answer") for problem in response.json()["problems"])
     missing = setup["client"].post(reverse("api_annotations"), {"item": first_item(setup["mine"]).pk}, format="json")
     assert missing.status_code == 400 and "answer" in missing.json()
