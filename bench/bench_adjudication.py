@@ -11,9 +11,7 @@ Run through bench/adjudication.sh, which provides PostgreSQL and the settings.
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -21,18 +19,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
+from bench_server import report, save_results
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-RESULTS = BASE_DIR / "bench" / "results.json"
 sys.path.insert(0, str(BASE_DIR))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
-
-figures: dict[str, object] = {}
-
-
-def report(key: str, label: str, value: float, unit: str, digits: int = 1) -> None:
-    figures[key] = round(value, digits) if digits else int(value)
-    print(f"{label}: {value:,.{digits}f} {unit}".rstrip(), flush=True)
 
 
 def recreate_database(url: str) -> None:
@@ -146,19 +137,8 @@ def main() -> None:
         cuts = statistics.quantiles(values, n=20)
         report(f"{name}_p50_ms", f"adjudication {name}, {args.items:,} items: p50", statistics.median(values), "ms")
         report(f"{name}_p95_ms", f"adjudication {name}, {args.items:,} items: p95", cuts[18], "ms")
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results["adjudication"] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": {
-            "cpus": os.cpu_count(),
-            "load_average_1_5_15_min": os.getloadavg(),
-            "python": platform.python_version(),
-        },
-        "settings": {"items": args.items, "runs": args.runs, "annotators_per_item": 3, "disagreements": "every third item"},
-        "figures": figures,
-    }
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"results written to {RESULTS.relative_to(BASE_DIR)}; load average {os.getloadavg()}")
+    settings = {"items": args.items, "runs": args.runs, "annotators_per_item": 3, "disagreements": "every third item"}
+    save_results(settings, key="adjudication")
 
 
 if __name__ == "__main__":
