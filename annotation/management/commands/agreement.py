@@ -1,21 +1,19 @@
-from django.core.management.base import BaseCommand
-
-from annotation.management.commands._common import get_dataset
+from annotation.management.commands._common import DataCommand, dataset_named
 from annotation.selectors.agreement import dataset_answers
 from scoring.agreement import agreement_figures, figures_text
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = (
         "Print how far the annotators of a dataset agree: exactly what `python -m scoring agreement` "
         "prints for the per-annotator exports of the dataset (one annotator = one file)."
     )
+    refused_outcome = "nothing printed"
 
     def add_arguments(self, parser):
-        parser.add_argument("dataset", help="dataset name")
+        parser.add_argument("dataset", type=dataset_named, help="dataset name")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def handle(self, *args, **options):
-        dataset = get_dataset(options["dataset"])
+    def run(self, *, dataset, json, **options):
         figures = agreement_figures(dataset.subtask, dataset_answers(dataset).table)
-        self.stdout.write(figures_text(figures, options["json"]))
+        self.stdout.write(figures_text(figures, json))
