@@ -8,7 +8,6 @@ class Command(DataCommand):
         "Print how far the annotators of a dataset agree: exactly what `python -m scoring agreement` "
         "prints for the per-annotator exports of the dataset (one annotator = one file)."
     )
-    refused_outcome = "nothing printed"
 
     def add_arguments(self, parser):
         parser.add_argument("dataset", type=dataset_named, help="dataset name")
