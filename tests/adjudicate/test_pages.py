@@ -164,3 +164,24 @@ def test_the_page_and_a_decision_run_a_fixed_number_of_queries(client, adjudicat
         response = client.post(answered.url(item), {"intent": "decide", "source": "edited",
                                                     "answer": '{"answer": "A"}', "version": "0"})
     assert response.status_code == 302
+
+
+def test_the_organizers_dataset_page_sets_adjudication_and_withdraws_a_flagged_item(client):
+    answered = gold_answered()
+    organizer = person("organizer")
+    client.force_login(organizer)
+    url = reverse("organizer_dataset", args=[answered.dataset.pk])
+    page = client.get(url).content.decode()
+    assert 'name="gold_revealed"' in page and 'name="auto_majority"' in page
+    client.post(url, {"action": "adjudication", "gold_revealed": "on", "adjudicators_see_names": "on"})
+    answered.dataset.refresh_from_db()
+    assert (answered.dataset.gold_revealed, answered.dataset.adjudicators_see_names, answered.dataset.auto_majority) == (
+        True, True, False
+    )
+    flag = answered.items[0].flags.create(raised_by=answered.annotators[0], comment="Zepsute.")
+    response = client.post(url, {"action": "resolve", "flag": str(flag.pk), "note": "Wycofane.", "withdraw": "on"},
+                           HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == url
+    answered.items[0].refresh_from_db()
+    assert answered.items[0].withdrawal_reason == "Wycofane."
+    assert "withdrawn-items" in client.get(url).content.decode()
