@@ -14,7 +14,9 @@ A subtask module exposes:
   beyond its schema, against its item when one is at hand;
 - ``normalise(answer) -> answer``: canonical answer fields, anything malformed passed through;
 - ``COUNT_NAMES``, ``line_counts(gold_record, prediction or None) -> (int, ...)`` and
-  ``combine(totals, n_lines) -> figures``: the metric, see scoring.metrics.
+  ``combine(totals, n_lines) -> figures``: the metric, see scoring.metrics;
+- optionally ``INTERVAL_FIGURES``: figures besides ``score`` that ``score --ci`` gives an
+  interval for (scoring.intervals).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class Subtask:
     count_names: tuple[str, ...]  # the columns of line_counts
     line_counts: Callable[[dict, dict | None], tuple[int, ...]]  # (gold record, prediction or None) -> counts
     combine: Callable[[tuple[int, ...], int], dict]  # (column sums, number of gold lines) -> figures
+    interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
 
     def metric(self, gold: list[dict], pred: dict[str, dict]) -> dict:
         """The figures for ``gold`` (records with their id) and ``pred`` (id -> submission record);
@@ -80,6 +83,7 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         count_names=module.COUNT_NAMES,
         line_counts=module.line_counts,
         combine=module.combine,
+        interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
     )
 
 
