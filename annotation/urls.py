@@ -14,5 +14,6 @@ urlpatterns = [
     path("organize/<int:pk>/agreement/", organizer.dataset_agreement, name="organizer_agreement"),
     path("organize/<int:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),
     path("organize/<int:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),
+    path("organize/<int:pk>/exports/", organizer.dataset_exports, name="organizer_exports"),
     path("organize/<int:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),
 ]
