@@ -144,15 +144,6 @@ def parse_source(source: str) -> tuple[str, str]:
     return kind, username
 
 
-def export_sources(dataset: Dataset) -> list[str]:
-    """Every source of the dataset: each annotator with an assignment or answer, then majority and all."""
-    usernames = sorted(
-        set(Assignment.objects.filter(dataset=dataset).values_list("annotator__username", flat=True))
-        | set(Annotation.objects.filter(item__dataset=dataset).values_list("annotator__username", flat=True))
-    )
-    return [f"annotator:{username}" for username in usernames] + ["majority", "all"]
-
-
 def build_export(dataset: Dataset, source: str, format: str = "jsonl") -> Export:
     """The export of ``source`` (see the module), checked; raises Refused (NotExportable when
     the stored answers do not make a valid file)."""
