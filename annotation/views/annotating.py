@@ -166,6 +166,8 @@ def _script_messages(language: str | None) -> dict[str, str]:
         "keyFlag": _("Flag a problem with this item"),
         "keyGuideline": _("Show or hide the guideline"),
         "keyHelp": _("Show the keys"),
+        "keyHelpAnywhere": _("Show the keys, also while typing"),
+        "keyAnswerField": _("Go to the answer field"),
         "keyEscape": _("Leave the text field or close a window"),
     }
 

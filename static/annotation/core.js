@@ -302,7 +302,8 @@
     const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
     if (!spec) return;
     if (inText && !spec.inTextField) return;
-    if (inText && !["Escape", "Enter"].includes(event.key)) return; // typing always wins
+    // Typing always wins: in a text field only Escape, Enter, F1 and Ctrl combinations act.
+    if (inText && !["Escape", "Enter", "F1"].includes(event.key) && !spec.ctrl) return;
     event.preventDefault();
     spec.run(event);
   });
@@ -313,7 +314,18 @@
   const guideline = document.getElementById("guideline");
 
   function openDialog(dialog) {
-    if (dialog && !dialog.open) dialog.showModal();
+    if (!dialog || dialog.open) return;
+    // Closing gives the focus back to where it was (the answer field, say).
+    const hadFocus = document.activeElement;
+    dialog.addEventListener("close", () => {
+      if (hadFocus && hadFocus.isConnected && hadFocus !== document.body) hadFocus.focus();
+    }, { once: true });
+    dialog.showModal();
+  }
+
+  function focusAnswerField() {
+    const field = [...form.querySelectorAll("[data-answer-field]")].find((element) => element.checkVisibility());
+    if (field) field.focus();
   }
 
   function follow(id) {
@@ -332,6 +344,11 @@
     run: () => { if (guideline) guideline.open = !guideline.open; },
   });
   registerCore({ key: "?", label: text.keyHelp, run: () => openDialog(helpDialog) });
+  registerCore({ code: "F1", inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog(helpDialog) });
+  registerCore({ code: "Slash", ctrl: true, inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog(helpDialog) });
+  if (form.querySelector("[data-answer-field]")) {
+    registerCore({ code: "KeyI", shift: false, label: text.keyAnswerField, run: focusAnswerField });
+  }
   registerCore({
     code: "Escape", inTextField: true, label: text.keyEscape,
     run: (event) => {
@@ -342,7 +359,17 @@
   for (const opener of document.querySelectorAll("[data-opens]")) {
     opener.addEventListener("click", () => openDialog(document.getElementById(opener.dataset.opens)));
   }
+  for (const closer of document.querySelectorAll("[data-closes-dialog]")) {
+    closer.addEventListener("click", () => closer.closest("dialog").close());
+  }
   if (flagDialog) {
+    // Enter adds a line to the comment; Ctrl+Enter sends it (Esc closes the dialog natively).
+    flagDialog.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.isComposing) {
+        event.preventDefault();
+        flagDialog.querySelector("form").requestSubmit();
+      }
+    });
     flagDialog.addEventListener("htmx:afterRequest", (event) => {
       if (event.detail.successful) {
         flagDialog.close();

@@ -36,7 +36,9 @@ def open_item(page: Page, live_server, dataset, position: int = 1) -> None:
 
 
 def set_answer(page: Page, answer: dict) -> None:
-    page.evaluate("answer => Polis.setAnswer(answer)", answer)
+    # Through the core, past the widget: so the focus leaves the widget's cards, where
+    # Enter would choose the focused card instead of saving.
+    page.evaluate("answer => { document.activeElement.blur(); Polis.setAnswer(answer); }", answer)
 
 
 def posts(page: Page, dataset, position: int) -> list[dict]:

@@ -65,6 +65,7 @@ def test_saving_without_a_choice_is_refused_in_the_page(page: Page, live_server,
     (item,) = assigned_items("coreference", [RECORD])
     login(page, item.annotator)
     page.goto(live_server.url + item.url)
+    page.evaluate("document.activeElement.blur()")  # Enter on a focused card would choose it
 
     page.keyboard.press("Enter")
 

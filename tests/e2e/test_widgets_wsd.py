@@ -47,12 +47,38 @@ def test_saving_without_a_choice_is_refused_in_the_page(page: Page, live_server,
     (item,) = assigned_items("wsd", [RECORD])
     login(page, item.annotator)
     page.goto(live_server.url + item.url)
+    page.evaluate("document.activeElement.blur()")  # Enter on a focused card would choose it
 
     page.keyboard.press("Enter")
 
     expect(page.locator("#answer-problems li")).not_to_have_count(0)
     expect(page).to_have_url(re.compile(re.escape(item.url) + "$"))
     assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+
+
+def test_enter_on_a_focused_card_chooses_it_and_the_next_enter_saves(page: Page, live_server, login):
+    first, second = assigned_items("wsd", [RECORD, SECOND])
+    login(page, first.annotator)
+    page.goto(live_server.url + first.url)
+    card_a, card_b = page.locator('.wsd-card[data-choice="A"]'), page.locator('.wsd-card[data-choice="B"]')
+    expect(card_a).to_be_focused()
+    # Focused is not chosen, and does not look chosen: no thick frame, no tint, no tick.
+    expect(card_a).to_have_attribute("aria-checked", "false")
+    expect(card_a).to_have_css("border-top-width", "2px")
+    expect(card_a).to_have_css("background-color", "rgb(255, 255, 255)")
+    assert "✓" not in card_a.evaluate("e => getComputedStyle(e, '::after').content")
+
+    page.keyboard.press("Enter")
+    expect(card_a).to_have_attribute("aria-checked", "true")
+    expect(card_a).to_have_css("border-top-width", "3px")
+    assert "✓" in card_a.evaluate("e => getComputedStyle(e, '::after').content")
+    expect(page).to_have_url(re.compile(re.escape(first.url) + "$"))
+    page.keyboard.press("ArrowDown")  # arrows move the choice with the focus, as in any radio group
+    expect(card_b).to_have_attribute("aria-checked", "true")
+    page.keyboard.press("Enter")
+
+    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
+    assert first.stored().answer == {"answer": "B"}
 
 
 def test_keys_are_listed_in_the_overlay(page: Page, live_server, login):

@@ -46,7 +46,7 @@ for (const slot of slots) {
 }
 
 const text = JSON.parse(document.getElementById("commas-keys").textContent);
-registerNumberKeys(slots.length, {
+registerNumberKeys(() => slots.length, {
   label: text.cycle,
   shiftedLabel: text.optional,
   choose: (marker, shifted) => (shifted ? toggleOptional(marker) : cycle(marker)),
