@@ -1,10 +1,11 @@
-"""Forms of the organizer pages. What the data must satisfy is checked by the services."""
+"""Forms of the organizer pages (and the annotator's answer filter). What the data must
+satisfy is checked by the services."""
 
 from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from annotation.models import SUBTASK_CHOICES, Dataset
+from annotation.models import SUBTASK_CHOICES, Annotation, Dataset
 from annotation.roles import ANNOTATOR
 
 
@@ -48,3 +49,16 @@ class ReleaseForm(forms.Form):
 
 class ResolveFlagForm(forms.Form):
     note = forms.CharField(label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class OwnAnswersFilter(forms.Form):
+    """The filter of the "My answers" page (GET): one dataset, one status, or all."""
+
+    dataset = forms.ModelChoiceField(label=_("Dataset"), queryset=Dataset.objects.none(), required=False,
+                                     empty_label=_("all"))
+    status = forms.ChoiceField(label=_("Status"), choices=[("", _("all")), *Annotation.Status.choices],
+                               required=False)
+
+    def __init__(self, *args, datasets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dataset"].queryset = datasets

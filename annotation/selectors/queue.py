@@ -259,16 +259,3 @@ def assignment_for_page(annotator: AbstractBaseUser, dataset_id: int, position: 
     return assignment_at(annotator, dataset_id, position, extras=PAGE)
 
 
-def submitted_answers(annotator: AbstractBaseUser) -> QuerySet[Annotation]:
-    """The annotator's submitted answers, newest first, each with its position to reopen it."""
-    return (
-        Annotation.objects.filter(annotator=annotator, status=Annotation.Status.SUBMITTED)
-        .select_related("item__dataset")
-        .annotate(
-            position=Subquery(
-                Assignment.objects.filter(item=OuterRef("item"), annotator=annotator).values("position")[:1]
-            )
-        )
-        .filter(position__isnull=False)
-        .order_by("-submitted_at", "-pk")
-    )

@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation.forms import OwnAnswersFilter
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.roles import ANNOTATOR, role_required
+from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
 from annotation.services import annotating
 from annotation.subtask_titles import SUBTASK_TITLES
@@ -71,8 +73,23 @@ def queue_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 @annotator_required
 @require_GET
 def my_answers(request: HttpRequest) -> HttpResponse:
-    page = Paginator(queues.submitted_answers(request.user), 50).get_page(request.GET.get("page"))
-    return TemplateResponse(request, "annotation/my_answers.html", {"page": page})
+    """The annotator's answers, each shown in its subtask's terms; filtered by dataset and status."""
+    filters = OwnAnswersFilter(request.GET, datasets=own.datasets_answered(request.user))
+    chosen = filters.cleaned_data if filters.is_valid() else {}
+    dataset = chosen.get("dataset")
+    answers = own.own_answers(request.user, dataset_id=dataset.pk if dataset else None, status=chosen.get("status") or None)
+    page = Paginator(answers, 50).get_page(request.GET.get("page"))
+    rows = [
+        (answer, widget_for(answer.item.dataset.subtask).summary(answer.item.payload, answer.answer))
+        for answer in page.object_list
+    ]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return TemplateResponse(
+        request,
+        "annotation/my_answers.html",
+        {"page": page, "rows": rows, "filters": filters, "filter_query": query.urlencode()},
+    )
 
 
 @annotator_required

@@ -8,6 +8,7 @@ whole flow works before, and independently of, the dedicated widgets.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,6 +19,10 @@ from scoring.subtasks import SUBTASK_KEYS
 
 if TYPE_CHECKING:
     from annotation.models import Item
+
+
+def compact_json(payload: dict, answer: dict) -> str:
+    return json.dumps(answer, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,9 @@ class Widget:
     submit_checks: Callable[[dict, dict], list[str]] = lambda answer, payload: []
     # htmx partials, served by the item view for ?partial=<name> (GET or POST).
     partials: Mapping[str, Callable[[HttpRequest, Item], HttpResponse]] = field(default_factory=dict)
+    # (item payload, stored answer) -> the answer in one line, in the subtask's own terms
+    # (text, escaped by the template, or SafeString built from escaped parts).
+    summary: Callable[[dict, dict], str] = compact_json
 
 
 def _load(key: str) -> Widget:

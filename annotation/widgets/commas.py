@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import POSITION
 
 # A position with the spaces around it: the preview puts the comma right after the word.
@@ -116,8 +116,23 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
+def summary(payload: dict, answer: dict) -> str:
+    """The sentence as it reads with the answer's commas; optional ones as "(,)"."""
+    if not isinstance(answer.get("commas"), list) or not isinstance(answer.get("optional"), list):
+        return compact_json(payload, answer)
+    required, optional = _positions(answer, "commas"), _positions(answer, "optional")
+    text = []
+    for piece in sentence_pieces(str(payload.get("sentence_with_positions", ""))):
+        if piece.marker is None:
+            text.append(piece.text)
+            continue
+        text.append(("," if piece.marker in required else "(,)" if piece.marker in optional else "") + piece.preview_gap)
+    return "".join(text)
+
+
 WIDGET = Widget(
     template="annotation/widgets/commas.html",
     script="annotation/widgets/commas.js",
     context=context,
+    summary=summary,
 )

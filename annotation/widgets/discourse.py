@@ -23,11 +23,11 @@ from django.http import (
     HttpResponseNotAllowed,
 )
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Item
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from scoring.discourse import PASSAGE, RELATIONS, tree_problems
 
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
@@ -240,9 +240,17 @@ def tree_partial(request: HttpRequest, item: Item) -> HttpResponse:
     return render(request, PARTIAL_TEMPLATE, tree_view(item.payload, answer))
 
 
+def summary(payload: dict, answer: dict) -> str:
+    units = answer.get("discourse_units")
+    if not isinstance(units, list):
+        return compact_json(payload, answer)
+    return ngettext("tree: %(count)d unit", "tree: %(count)d units", len(units)) % {"count": len(units)}
+
+
 WIDGET = Widget(
     template="annotation/widgets/discourse.html",
     script="annotation/widgets/discourse.js",
     context=context,
     partials={"tree": tree_partial},
+    summary=summary,
 )

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from annotation.numeral_forms import check_words
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import NUMERAL_TARGET, highlight
 
 if TYPE_CHECKING:
@@ -64,10 +64,16 @@ def form_check_partial(request: HttpRequest, item: Item) -> HttpResponse:
     return render(request, "annotation/widgets/numerals_check.html", context)
 
 
+def summary(payload: dict, answer: dict) -> str:
+    value = answer.get("answer")
+    return value if isinstance(value, str) else compact_json(payload, answer)
+
+
 WIDGET = Widget(
     template="annotation/widgets/numerals.html",
     script="annotation/widgets/numerals.js",
     context=context,
     submit_checks=submit_checks,
     partials={"form_check": form_check_partial},
+    summary=summary,
 )
