@@ -1,8 +1,16 @@
+from django.contrib.auth.decorators import login_required
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.authtoken.views import obtain_auth_token
 
-from annotation.api import docs, views
+from annotation.api import views
+
+# Swagger UI from drf-spectacular-sidecar (served as static files, no other host); the split
+# view serves its start-up script as a file of its own (?script), so the page has no inline
+# script. A page for people: without a session it sends to the login page.
+api_docs = login_required(
+    SpectacularSwaggerSplitView.as_view(url_name="api_schema", template_name="annotation/api_swagger.html")
+)
 
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
@@ -11,5 +19,5 @@ urlpatterns = [
     path("annotations/<int:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", obtain_auth_token, name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
-    path("docs/", docs.api_docs, name="api_docs"),
+    path("docs/", api_docs, name="api_docs"),
 ]

@@ -185,7 +185,9 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET"])
 def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
-    """The export page (answered, unanswered, problems); ?download=1 sends the file."""
+    """The export page (answered, the count of unanswered, problems); ?download=1 sends the
+    submission file, ?download=unanswered the ids of the unanswered items, one a line. With no
+    submitted answer there is no file: the page says so."""
     dataset = get_object_or_404(Dataset, pk=pk)
     user = get_object_or_404(User, username=annotator)
     try:
@@ -197,7 +199,14 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
             {"dataset": dataset, "annotator": user, "problems": refused.problems},
             status=409,
         )
-    if request.GET.get("download"):
+    download = request.GET.get("download")
+    if download == "unanswered":
+        response = HttpResponse(
+            "".join(f"{external_id}\n" for external_id in submission.unanswered), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = content_disposition_header(True, submission.unanswered_filename)
+        return response
+    if download and submission.lines:
         response = HttpResponse(submission.to_bytes(), content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = content_disposition_header(True, submission.filename)
         return response

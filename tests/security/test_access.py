@@ -14,7 +14,7 @@ from tests.factories import assign_in_order, make_dataset, make_user
 pytestmark = pytest.mark.django_db
 
 # Public on purpose: the login pages, the language switch, and the token endpoint (it takes a password).
-PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/")
+PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/", "favicon.ico")
 
 
 def _patterns(resolver: URLResolver, prefix: str = ""):
