@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from annotation.models import SUBTASK_CHOICES, Annotation, Dataset
-from annotation.roles import ANNOTATOR
+from annotation.roles import ADJUDICATOR, ANNOTATOR
 
 
 class ImportForm(forms.Form):
@@ -62,3 +62,17 @@ class OwnAnswersFilter(forms.Form):
     def __init__(self, *args, datasets, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["dataset"].queryset = datasets
+
+
+ACCOUNT_ROLE_CHOICES = [(ANNOTATOR, _("annotator")), (ADJUDICATOR, _("adjudicator"))]
+
+
+class AccountForm(forms.Form):
+    name = forms.CharField(label=_("Login name"), max_length=User._meta.get_field("username").max_length)
+    email = forms.EmailField(label=_("E-mail (optional)"), required=False)
+    role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)
+
+
+class AccountsCsvForm(forms.Form):
+    accounts = forms.FileField(label=_("CSV file: one account a line, login name and e-mail"))
+    role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)

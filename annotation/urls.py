@@ -10,6 +10,7 @@ urlpatterns = [
     path("my-answers/", annotating.my_answers, name="my_answers"),
     path("organize/", organizer.dataset_list, name="organizer_datasets"),
     path("organize/import/", organizer.import_upload, name="organizer_import"),
+    path("organize/accounts/", organizer.accounts, name="organizer_accounts"),
     path("organize/<int:pk>/", organizer.dataset_detail, name="organizer_dataset"),
     path("organize/<int:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),
     path("organize/<int:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),

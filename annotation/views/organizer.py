@@ -1,6 +1,7 @@
-"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export."""
+"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, accounts."""
 
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
@@ -12,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annotation.forms import (
+    AccountForm,
+    AccountsCsvForm,
     AssignForm,
     GoldForm,
     ImportForm,
@@ -20,11 +23,19 @@ from annotation.forms import (
 )
 from annotation.models import Dataset, Flag
 from annotation.roles import ORGANIZER, role_required
+from annotation.selectors.accounts import accounts_by_role
 from annotation.selectors.progress import (
     annotator_progress,
     dataset_flags,
     dataset_overview,
     datasets_overview,
+)
+from annotation.services.accounts import (
+    AccountsRefused,
+    create_account,
+    create_accounts_from_csv,
+    password_link,
+    set_active,
 )
 from annotation.services.assigning import AssignmentRefused, assign, release
 from annotation.services.exporting import ExportRefused, build_submission
@@ -215,3 +226,74 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         "annotation/organizer/export.html",
         {"dataset": dataset, "annotator": user, "submission": submission},
     )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def accounts(request: HttpRequest) -> HttpResponse:
+    """Accounts by role. POST action=create (one), csv (many), link (a new password link),
+    deactivate, activate, release (an inactive annotator's unanswered items of one dataset).
+    Password links are shown in the answer to the POST that made them, and never again."""
+    action = request.POST.get("action")
+    one_form = AccountForm(request.POST if action == "create" else None)
+    csv_form = AccountsCsvForm(request.POST if action == "csv" else None, request.FILES if action == "csv" else None)
+    problems = []
+    links: list[tuple[User, str]] = []
+    if request.method == "POST":
+        if action in ("create", "csv"):
+            form = one_form if action == "create" else csv_form
+            if form.is_valid():
+                data = form.cleaned_data
+                try:
+                    if action == "create":
+                        made = [create_account(name=data["name"], email=data["email"], role=data["role"])]
+                    else:
+                        made = create_accounts_from_csv(source=_source(data["accounts"]), role=data["role"])
+                except AccountsRefused as refused:
+                    problems = refused.problems
+                else:
+                    links = [(new.user, request.build_absolute_uri(new.password_link)) for new in made]
+                    one_form, csv_form = AccountForm(), AccountsCsvForm()
+        elif action in ("link", "deactivate", "activate", "release"):
+            user = _posted_object(request, User, "user")
+            if action == "link":
+                links = [(user, request.build_absolute_uri(password_link(user)))]
+            elif action == "release":
+                dataset = _posted_object(request, Dataset, "dataset")
+                try:
+                    result = release(dataset, user)
+                except AssignmentRefused as refused:
+                    messages.error(request, str(refused))
+                else:
+                    messages.success(request, _("%(count)d assignments added.") % {"count": result.total_added})
+                return redirect("organizer_accounts")
+            else:
+                set_active(user, action == "activate")
+                messages.success(
+                    request,
+                    (_("%(name)s can log in again.") if action == "activate" else _("%(name)s can no longer log in."))
+                    % {"name": user.get_username()},
+                )
+                return redirect("organizer_accounts")
+        else:
+            return HttpResponse(status=400)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/accounts.html",
+        {
+            "roles": accounts_by_role(),
+            "one_form": one_form,
+            "csv_form": csv_form,
+            "problems": problems,
+            "links": links,
+            "link_days": settings.PASSWORD_RESET_TIMEOUT // 86400,
+        },
+        status=422 if problems else 200,
+    )
+
+
+def _posted_object(request: HttpRequest, model, field: str):
+    pk = request.POST.get(field, "")
+    if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
+        raise Http404
+    return get_object_or_404(model, pk=int(pk))
