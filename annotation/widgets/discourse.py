@@ -26,10 +26,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from annotation.discourse_relations import RELATION_GUIDES
 from annotation.models import Item
 from annotation.widgets import Widget, compact_json
 from scoring.discourse import PASSAGE, RELATIONS, tree_problems
 
+_GUIDE_BY_LABEL = {guide.label: guide for guide in RELATION_GUIDES}
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
 SNIPPET_LENGTH = 60
 
@@ -195,7 +197,8 @@ def context(payload: dict, answer: dict | None) -> dict:
     view = tree_view(payload, answer)
     return {
         **view,
-        "relations": RELATIONS,
+        # In the benchmark's order, each with its Polish name, definition and example.
+        "relations": [_GUIDE_BY_LABEL[label] for label in RELATIONS],
         "du_order": [unit.du_id for unit in view["units"]],
         "discourse_text": _script_text(),
     }
