@@ -44,8 +44,9 @@ def answer_by_keyboard(page: Page, key: str, record: dict, gold: dict) -> int:
         type_text(gold["answers"][0])
     elif key == "commas":
         if not gold["commas"] and not gold["optional"]:
+            presses = page.evaluate("window.keyPresses") - typed + 1  # read before the page goes
             page.keyboard.press("n")  # saves at once
-            return page.evaluate("window.keyPresses") - typed
+            return presses
         for marker in gold["commas"]:
             page.keyboard.press(f"Digit{marker % 10}")
         for marker in gold["optional"]:
@@ -82,5 +83,6 @@ def answer_by_keyboard(page: Page, key: str, record: dict, gold: dict) -> int:
                 page.keyboard.press(letter)
             page.keyboard.press("Enter")  # chooses the relation and moves on
         expect(page.locator("#du-tree .tree-valid")).to_be_visible()
+    presses = page.evaluate("window.keyPresses") - typed + 1  # and the Enter that saves:
     page.keyboard.press("Enter")
-    return page.evaluate("window.keyPresses") - typed
+    return presses
