@@ -1,6 +1,6 @@
 """The discourse relations as annotators read them: a Polish name, a one-line definition and
 a short example per label. The labels themselves (what is stored and scored) are defined in
-scoring.discourse.RELATIONS; this is only their presentation, in Polish (the guidelines'
+scoring.subtasks.discourse.RELATIONS; this is only their presentation, in Polish (the guidelines'
 language). The definitions and examples are the project's own.
 
 In the examples "|" separates the two units; the dependent unit is in brackets ⟨…⟩.
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class RelationGuide:
-    label: str  # as stored: scoring.discourse.RELATIONS
+    label: str  # as stored: scoring.subtasks.discourse.RELATIONS
     name: str
     definition: str
     example: str

@@ -1,9 +1,10 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASK_KEYS, get_subtask
 
 SUBTASK_CHOICES = [(key, key) for key in SUBTASK_KEYS]
 
@@ -37,6 +38,12 @@ class Dataset(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def subtask_title(self) -> str:
+        """The scorer's English title of the subtask, in the user's language (the catalogue
+        translates it)."""
+        return gettext(get_subtask(self.subtask).title)
 
 
 class Item(models.Model):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from scoring.evaluate import score_files
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission
 
 
@@ -28,7 +28,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def _report(problems, stream=sys.stdout) -> None:
+def _report(problems, stream=None) -> None:  # None: the current sys.stdout
     for problem in problems:
         print(problem, file=stream)
 
@@ -87,20 +87,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     command = commands.add_parser("validate", help="check a submission file")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("file")
     command.add_argument("--inputs", help="inputs.jsonl: every input id must be answered exactly once")
     command.add_argument("--partial", action="store_true", help="with --inputs: answering a subset is allowed")
     command.set_defaults(run=validate)
 
     command = commands.add_parser("check-inputs", help="check an inputs file (and its gold)")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("inputs")
     command.add_argument("--gold")
     command.set_defaults(run=check_inputs_command)
 
     command = commands.add_parser("score", help="score a submission against gold")
-    command.add_argument("subtask", choices=SUBTASK_KEYS)
+    command.add_argument("subtask", choices=list(SUBTASKS))
     command.add_argument("--gold", required=True)
     command.add_argument("--pred", required=True)
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")

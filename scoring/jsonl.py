@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.problems import Problem
@@ -57,11 +58,19 @@ def read_jsonl(data: bytes, filename: str) -> tuple[list[Line], list[Problem]]:
     return lines, problems
 
 
+# The JSON Schema type names and what a parsed JSON value of each type is in Python (JSON's
+# true is no integer; an integer is also a number).
+JSON_TYPES: dict[str, Callable[[object], bool]] = {
+    "string": lambda value: isinstance(value, str),
+    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
+    "number": lambda value: isinstance(value, (int, float)) and not isinstance(value, bool),
+    "boolean": lambda value: isinstance(value, bool),
+    "array": lambda value: isinstance(value, list),
+    "object": lambda value: isinstance(value, dict),
+    "null": lambda value: value is None,
+}
+
+
 def json_type_name(value: object) -> str:
     """The JSON name of a parsed value's type: string, integer, number, boolean, array, object, null."""
-    if isinstance(value, bool):
-        return "boolean"
-    for python_type, name in ((str, "string"), (int, "integer"), (float, "number"), (list, "array"), (dict, "object")):
-        if isinstance(value, python_type):
-            return name
-    return "null"
+    return next(name for name, is_of_type in JSON_TYPES.items() if is_of_type(value))

@@ -13,7 +13,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from scoring.fastschema import Predicate, compile_schema
-from scoring.jsonl import Line, json_type_name, read_jsonl
+from scoring.jsonl import JSON_TYPES, Line, json_type_name, read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import Subtask, get_subtask
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
 _REQUIRED = re.compile(r"^'(.+)' is a required property$")
-_JSON_TYPES = {"string": str, "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool}
 
 
 @dataclass
@@ -194,33 +193,47 @@ def answer_problems(key: str, answer: dict, item: dict) -> list[Problem]:
     return found or get_subtask(key).check_answer(answer, item)
 
 
-def draft_problems(key: str, answer: dict) -> list[Problem]:
-    """Shape only, for drafts that may be incomplete: an object holding only the
-    subtask's answer fields, each of its JSON type or null."""
-    subtask = get_subtask(key)
+def draft_problems(key: str, answer: object) -> list[Problem]:
+    """The check of a draft, which may be incomplete: every value present has the type the
+    answer schema gives it, down to the leaves (items of lists, fields of objects), and no
+    object has a field its schema does not list; missing fields, nulls and missing list
+    items are fine."""
     if not isinstance(answer, dict):
         return [Problem("answer", "expected a JSON object", "type")]
+    return _draft_value_problems(validator(key, "answer").schema, answer, "")
+
+
+def _draft_value_problems(rule: dict, value: object, path: str) -> list[Problem]:
+    if value is None:
+        return []
+    types = _json_types(rule)
+    if types and not any(JSON_TYPES[name](value) for name in types):
+        shown = " or ".join(name for name in types if name != "null")
+        return [Problem(path or "answer", f"expected {shown} or null", "type")]
     problems = []
-    properties = subtask.submission_schema["properties"]
-    for name, value in answer.items():
-        if name not in subtask.answer_fields:
-            problems.append(Problem(name, "is not an answer field of this subtask", "unexpected_field"))
-        elif value is not None and not _has_type(value, _json_type_of(properties[name])):
-            problems.append(Problem(name, f"expected {_json_type_of(properties[name])} or null", "type"))
+    if isinstance(value, dict) and "properties" in rule:
+        properties = rule["properties"]
+        closed = rule.get("additionalProperties") is False
+        for name, field_value in value.items():
+            field = _join(path, name)
+            if name in properties:
+                problems += _draft_value_problems(properties[name], field_value, field)
+            elif closed:
+                message = "is not a field of this record" if path else "is not an answer field of this subtask"
+                problems.append(Problem(field, message, "unexpected_field"))
+    elif isinstance(value, list) and isinstance(rule.get("items"), dict):
+        for index, item in enumerate(value):
+            problems += _draft_value_problems(rule["items"], item, f"{path}[{index}]")
     return problems
 
 
-def _json_type_of(rule: dict) -> str:
+def _json_types(rule: dict) -> list[str]:
+    """The JSON types a schema rule allows: its ``type``, or the types of its ``enum`` members."""
     if "type" in rule:
-        return rule["type"]
-    # an enum of strings (the labels) is a string
-    return "string"
-
-
-def _has_type(value: object, json_type: str) -> bool:
-    if isinstance(value, bool) and json_type != "boolean":
-        return False
-    return isinstance(value, _JSON_TYPES[json_type])
+        return [rule["type"]] if isinstance(rule["type"], str) else list(rule["type"])
+    if "enum" in rule:
+        return list(dict.fromkeys(json_type_name(member) for member in rule["enum"]))
+    return []
 
 
 def submission_line(key: str, item_id: str, answer: dict) -> dict:

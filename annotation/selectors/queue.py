@@ -23,7 +23,6 @@ from django.db.models.expressions import Col
 from django.db.models.functions import Coalesce
 
 from annotation.models import Annotation, Assignment, Dataset, Item
-from annotation.subtask_titles import SUBTASK_TITLES
 
 
 def _count(queryset: QuerySet) -> Coalesce:
@@ -64,7 +63,7 @@ class DatasetProgress:
 
     @property
     def subtask_title(self) -> str:
-        return SUBTASK_TITLES[self.dataset.subtask]
+        return self.dataset.subtask_title
 
 
 def queue(annotator: AbstractBaseUser | int, dataset: Dataset | int) -> QuerySet[Assignment]:

@@ -12,11 +12,11 @@ from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.problem_texts import problem_message
+from annotation.rules import rule_refusals
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
-from annotation.widgets import widget_for
 from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
 
@@ -57,31 +57,6 @@ class StaleVersion(SaveRefused):
 class SaveOutcome:
     annotation: Annotation
     changed: bool  # False: the same answer was already stored, nothing was written
-
-
-# The annotator's words for the checks of scoring (whose messages are English, for the CLI);
-# a code not listed here keeps scoring's own message.
-PROBLEM_TEXTS = {
-    "required": gettext_lazy("is required"),
-    "unexpected_field": gettext_lazy("is not a field of this answer"),
-    "enum": gettext_lazy("is not one of the allowed values"),
-    "type": gettext_lazy("has the wrong type"),
-    "blank": gettext_lazy("must not be blank"),
-    "minLength": gettext_lazy("must not be empty"),
-    "correction_for_correct": gettext_lazy("must be empty when the sentence is POPRAWNE"),
-    "missing_correction": gettext_lazy("must hold the whole corrected sentence when it is NIEPOPRAWNE"),
-    "unsorted": gettext_lazy("positions must be ascending, each once"),
-    "in_both": gettext_lazy("a position cannot be both required and optional"),
-    "unknown_marker": gettext_lazy("names a position the sentence does not have"),
-    "unstorable": gettext_lazy(
-        "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
-    ),
-}
-
-
-def problem_message(problem: Problem) -> str:
-    text = PROBLEM_TEXTS.get(problem.code, problem.message)
-    return f"{problem.field}: {text}" if problem.field else str(text)
 
 
 # ---- active time: the server credits at most the wall-clock time since the page or the last save ----
@@ -137,7 +112,7 @@ def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]
         return [problem_message(problem) for problem in draft_problems(subtask, answer)]
     payload = assignment.item.payload
     found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
-    return found or widget_for(subtask).submit_checks(answer, payload)
+    return found or rule_refusals(subtask, answer, payload)
 
 
 def _locked_annotation(assignment: Assignment) -> Annotation | None:

@@ -21,7 +21,6 @@ from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
 from annotation.services import annotating
-from annotation.subtask_titles import SUBTASK_TITLES
 from annotation.widgets import widget_for
 
 # The page's script trusts only these: a login page or a proxy's error page in reply to a save
@@ -142,7 +141,7 @@ def _item_page(
     context = {
         "assignment": assignment,
         "dataset": dataset,
-        "subtask_title": SUBTASK_TITLES[dataset.subtask],
+        "subtask_title": dataset.subtask_title,
         "item": assignment.item,
         "payload": payload,
         "answer": answer,

@@ -33,8 +33,6 @@ class Widget:
     script: str | None
     # (item payload, current answer fields or None) -> extra template context.
     context: Callable[[dict, dict | None], dict]
-    # (answer, item payload) -> refusals beyond scoring.answer_problems, as translated messages.
-    submit_checks: Callable[[dict, dict], list[str]] = lambda answer, payload: []
     # htmx partials, served by the item view for ?partial=<name> (GET or POST).
     partials: Mapping[str, Callable[[HttpRequest, Item], HttpResponse]] = field(default_factory=dict)
     # (item payload, stored answer) -> the answer in one line, in the subtask's own terms

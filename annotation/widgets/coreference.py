@@ -9,17 +9,14 @@ from django.utils.safestring import SafeString
 
 from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import MENTION, element, mark_up
-from annotation.widgets.wsd import LETTERS
-
-TARGET = "T"
-_TARGET_MENTION = re.compile(r"\[T\](?P<body>.*?)\[/T\]", re.DOTALL)
+from scoring.subtasks.coreference import LABELS, TARGET_LABEL, TARGET_MENTION
 
 
 def _mention(match: re.Match[str], inner: SafeString | None) -> SafeString:
     label = match["label"]
     badge = element("span", label, {"class": "mention-badge"})
     attrs = {"class": f"mention mention-{label}", "data-mention": label}
-    if label != TARGET:
+    if label != TARGET_LABEL:
         attrs["data-choice"] = label
     return element("mark", badge + (inner or ""), attrs)
 
@@ -32,21 +29,21 @@ def context(payload: dict, answer: dict | None) -> dict:
         "target_text": _target_text(str(payload.get("context", ""))),
         "candidates": [
             {"letter": letter, "number": number, "text": str(candidates.get(letter, ""))}
-            for number, letter in enumerate(LETTERS, start=1)
+            for number, letter in enumerate(LABELS, start=1)
         ],
-        "choice": choice if choice in LETTERS else None,
+        "choice": choice if choice in LABELS else None,
     }
 
 
 def _target_text(text: str) -> str:
     """The target mention as plain text, markers of mentions nested in it removed."""
-    match = _TARGET_MENTION.search(text)
+    match = TARGET_MENTION.search(text)
     return MENTION.sub(lambda inner: inner["body"], match["body"]) if match else ""
 
 
 def summary(payload: dict, answer: dict) -> str:
     letter = answer.get("answer")
-    if letter not in LETTERS:
+    if letter not in LABELS:
         return compact_json(payload, answer)
     return format_html("<strong>{}</strong> {}", letter, str((payload.get("candidates") or {}).get(letter, "")))
 

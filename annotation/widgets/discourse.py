@@ -2,9 +2,9 @@
 
 The page's JavaScript keeps the edits (selection, heads, labels, undo); after each edit it
 posts the draft to the `tree` partial, which draws the list of units with their heads, the
-indented tree and the problems of scoring.discourse.tree_problems next to the unit they
-concern. Tree validity is decided there and only there; this module only translates its
-codes and lays the draft out.
+indented tree and the problems of scoring.subtasks.discourse.tree_problems next to the unit they
+concern. Tree validity is decided there and only there; this module lays the draft out and
+shows the codes in the annotator's words (annotation.problem_texts).
 
 Units the annotator has not touched yet are left out of the draft, so the scorer reports
 them as `missing_du` ("not attached yet") instead of as extra roots.
@@ -24,35 +24,19 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 
 from annotation.discourse_relations import RELATION_GUIDES
 from annotation.models import Item
+from annotation.problem_texts import problem_text
 from annotation.widgets import Widget, compact_json
-from scoring.discourse import PASSAGE, RELATIONS, tree_problems
+from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
 
 _GUIDE_BY_LABEL = {guide.label: guide for guide in RELATION_GUIDES}
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
 SNIPPET_LENGTH = 60
 
-# One message per problem code of scoring.discourse.tree_problems (tests hold them equal).
-PROBLEM_MESSAGES = {
-    "duplicate_du": _("This unit is given more than once."),
-    "unknown_du": _("This unit is not a unit of this passage."),
-    "missing_du": _("Not attached yet: choose its head or make it the root."),
-    "no_root": _("No unit is the root: make one unit the root."),
-    "multiple_roots": _("A second root: only one unit may be the root; attach the others to a head."),
-    "root_with_relation": _("The root must have no relation."),
-    "unknown_head": _("Its head is not a unit of this passage."),
-    "self_attachment": _("A unit cannot be its own head."),
-    "cycle": _("On a cycle: following the heads from here comes back here."),
-    "missing_relation": _("No relation yet: choose a label."),
-    "unknown_relation": _("The relation is not one of the 21 labels."),
-}
-
-
 class ShownProblem(NamedTuple):
-    code: str  # from scoring.discourse.tree_problems
+    code: str  # from scoring.subtasks.discourse.tree_problems
     message: str
 
 
@@ -125,7 +109,7 @@ def draft_entries(answer: dict | None) -> list[dict]:
 
 
 def shown_problems(codes: list[str]) -> list[ShownProblem]:
-    return [ShownProblem(code, str(PROBLEM_MESSAGES.get(code, code))) for code in codes]
+    return [ShownProblem(code, problem_text(code, code)) for code in codes]
 
 
 def tree_view(payload: dict, answer: dict | None) -> dict:

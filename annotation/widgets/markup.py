@@ -18,14 +18,13 @@ from django.forms.utils import flatatt
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-# wsd: [[TARGET]]zamku[[/TARGET]]
-WSD_TARGET = re.compile(r"\[\[TARGET\]\](?P<body>.*?)\[\[/TARGET\]\]", re.DOTALL)
-# coreference: [T]która[/T], [A]basenu[/A] ... [D]...[/D]
-MENTION = re.compile(r"\[(?P<label>[TABCD])\](?P<body>.*?)\[/(?P=label)\]", re.DOTALL)
-# numerals: [[16500]] (the body is whatever the brackets hold; input checks keep it digits)
-NUMERAL_TARGET = re.compile(r"\[\[(?P<body>[^\[\]]+)\]\]")
-# commas: [1] ... [n], a position between words (no body)
-POSITION = re.compile(r"\[(?P<label>[0-9]+)\]")
+# The marker syntax is the benchmark's, defined by the subtasks' scorer modules:
+from scoring.subtasks.commas import MARKER as POSITION  # [1] ... [n], a position between words (no body)
+from scoring.subtasks.coreference import MENTION  # [T]która[/T], [A]basenu[/A] ... [D]...[/D]
+from scoring.subtasks.numerals import TARGET as NUMERAL_TARGET  # [[16500]]
+from scoring.subtasks.wsd import TARGET as WSD_TARGET  # [[TARGET]]zamku[[/TARGET]]
+
+__all__ = ["MENTION", "NUMERAL_TARGET", "POSITION", "WSD_TARGET", "element", "highlight", "mark_up"]
 
 # (the match in the escaped text, its body already marked up or None) -> HTML
 Renderer = Callable[[re.Match[str], SafeString | None], str]

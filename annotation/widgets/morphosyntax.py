@@ -14,16 +14,13 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext as _
 
 from annotation.widgets import Widget, compact_json
-from scoring.subtasks import get_subtask
+from scoring.subtasks.morphosyntax import CORRECT, INCORRECT
 
 if TYPE_CHECKING:
     from annotation.models import Item
 
-CORRECT = "POPRAWNE"
-INCORRECT = "NIEPOPRAWNE"
 # A word, or one punctuation mark, with the white space before it: a changed comma shows
 # as a changed comma, not as a changed word.
 _TOKEN = re.compile(r"(\s*)(\w+|[^\w\s])")
@@ -69,19 +66,11 @@ def context(payload: dict, answer: dict | None) -> dict:
     return {
         "sentence": sentence,
         "choice": choice if choice in (CORRECT, INCORRECT) else None,
+        "correct": CORRECT,
+        "incorrect": INCORRECT,
         "editor_text": editor_text,
         **_diff_context(sentence, editor_text),
     }
-
-
-def submit_checks(answer: dict, payload: dict) -> list[str]:
-    if answer.get("answer") != INCORRECT or not isinstance(answer.get("corrected_sentence"), str):
-        return []
-    normalise = get_subtask("morphosyntax").normalise
-    original = normalise({"answer": INCORRECT, "corrected_sentence": str(payload.get("sentence", ""))})
-    if normalise(answer)["corrected_sentence"] == original["corrected_sentence"]:
-        return [_("The correction is the same as the original sentence: correct it, or choose POPRAWNE.")]
-    return []
 
 
 def diff_partial(request: HttpRequest, item: Item) -> HttpResponse:
@@ -113,7 +102,6 @@ WIDGET = Widget(
     template="annotation/widgets/morphosyntax.html",
     script="annotation/widgets/morphosyntax.js",
     context=context,
-    submit_checks=submit_checks,
     partials={"diff": diff_partial},
     summary=summary,
 )

@@ -4,13 +4,12 @@ for the written-out numeral, and a form check of the typed words (the `form_chec
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 
+from annotation import rules
 from annotation.numeral_forms import check_words
 from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import NUMERAL_TARGET, highlight
@@ -18,7 +17,6 @@ from annotation.widgets.markup import NUMERAL_TARGET, highlight
 if TYPE_CHECKING:
     from annotation.models import Item
 
-_DIGIT = re.compile(r"\d")
 # The text field's name; not "answer", which the item page's form already uses.
 FIELD = "numeral"
 # The longest written-out numeral of the benchmark is far shorter; the check stops there.
@@ -26,12 +24,12 @@ MAX_CHECKED_CHARS = 300
 
 
 def _check_context(value: str, payload: dict) -> dict:
-    """The form check of what is typed, and the refusals a save of it would get."""
+    """The form check of what is typed, and the refusals a save of it would get (annotation.rules)."""
     words = check_words(value[:MAX_CHECKED_CHARS])
     return {
         "checked_words": words,
         "unknown_words": sum(not word.is_numeral for word in words),
-        "refusals": submit_checks({"answer": value}, payload),
+        "refusals": rules.numerals({"answer": value}, payload),
     }
 
 
@@ -44,18 +42,6 @@ def context(payload: dict, answer: dict | None) -> dict:
         "numeral": value,
         **_check_context(value, payload),
     }
-
-
-def submit_checks(answer: dict, payload: dict) -> list[str]:
-    value = answer.get("answer")
-    if not isinstance(value, str):
-        return []
-    problems = []
-    if _DIGIT.search(value):
-        problems.append(_("Write the number in words: the answer may not contain digits."))
-    if "[[" in value or "]]" in value:
-        problems.append(_("Write only the numeral, without the [[ ]] brackets."))
-    return problems
 
 
 def form_check_partial(request: HttpRequest, item: Item) -> HttpResponse:
@@ -73,7 +59,6 @@ WIDGET = Widget(
     template="annotation/widgets/numerals.html",
     script="annotation/widgets/numerals.js",
     context=context,
-    submit_checks=submit_checks,
     partials={"form_check": form_check_partial},
     summary=summary,
 )

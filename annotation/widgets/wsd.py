@@ -5,8 +5,7 @@ from django.utils.html import format_html
 
 from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import WSD_TARGET, highlight
-
-LETTERS = ("A", "B", "C", "D")
+from scoring.subtasks.wsd import LABELS
 
 
 def context(payload: dict, answer: dict | None) -> dict:
@@ -16,15 +15,15 @@ def context(payload: dict, answer: dict | None) -> dict:
         "reference_html": highlight(str(payload.get("reference_sentence", "")), WSD_TARGET),
         "candidates": [
             {"letter": letter, "number": number, "html": highlight(str(candidates.get(letter, "")), WSD_TARGET)}
-            for number, letter in enumerate(LETTERS, start=1)
+            for number, letter in enumerate(LABELS, start=1)
         ],
-        "choice": choice if choice in LETTERS else None,
+        "choice": choice if choice in LABELS else None,
     }
 
 
 def summary(payload: dict, answer: dict) -> str:
     letter = answer.get("answer")
-    if letter not in LETTERS:
+    if letter not in LABELS:
         return compact_json(payload, answer)
     candidate = str((payload.get("candidates") or {}).get(letter, ""))
     return format_html("<strong>{}</strong> {}", letter, highlight(candidate, WSD_TARGET))

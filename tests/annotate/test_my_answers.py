@@ -45,7 +45,7 @@ def answered(annotator, subtask: str, record: dict, answer: dict, status: str = 
 
 @pytest.mark.django_db
 def test_every_subtask_shows_its_answer_in_its_own_terms(client):
-    annotator = make_user("annotator")
+    annotator = make_user("annotator", username="ala")
     for subtask, (record, answer, _) in ANSWERS.items():
         answered(annotator, subtask, record, answer)
     client.force_login(annotator)
@@ -57,7 +57,7 @@ def test_every_subtask_shows_its_answer_in_its_own_terms(client):
 
 @pytest.mark.django_db
 def test_filters_by_dataset_and_status_and_shows_only_own_answers(client):
-    annotator, other = make_user("annotator"), make_user("annotator")
+    annotator, other = make_user("annotator", username="ala"), make_user("annotator", username="ola")
     wsd = answered(annotator, "wsd", ANSWERS["wsd"][0], {"answer": "B"})
     commas = answered(annotator, "commas", COMMAS, {"commas": [1], "optional": []}, status="draft")
     theirs = make_dataset("numerals", [{"id": "x", "sentence": "[[7]] kotów"}], name="theirs")
@@ -87,7 +87,7 @@ def test_filters_by_dataset_and_status_and_shows_only_own_answers(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("items", [3, 60])
 def test_a_bounded_number_of_queries_whatever_the_number_of_answers(client, django_assert_max_num_queries, items):
-    annotator = make_user("annotator")
+    annotator = make_user("annotator", username="ala")
     for subtask in ("wsd", "commas"):
         records = wsd_records(items) if subtask == "wsd" else [{**COMMAS, "id": f"c{n}"} for n in range(items)]
         dataset = make_dataset(subtask, records, name=f"{subtask}-{items}")

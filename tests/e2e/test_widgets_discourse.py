@@ -6,7 +6,8 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from annotation.models import Annotation
-from annotation.widgets.discourse import PROBLEM_MESSAGES, units_in_text_order
+from annotation.problem_texts import TREE_PROBLEM_TEXTS
+from annotation.widgets.discourse import units_in_text_order
 from tests.widgets.item_pages import assigned_items
 from tests.widgets.test_discourse import passage
 
@@ -76,7 +77,7 @@ def test_keyboard_alone_builds_and_submits_the_tree(page: Page, live_server, log
         attach_by_keyboard(page, head, None if number == 8 else letters)
         if number == 8:
             page.keyboard.press("j")
-    expect(row(page, 8)).to_contain_text(str(PROBLEM_MESSAGES["missing_relation"]))
+    expect(row(page, 8)).to_contain_text(str(TREE_PROBLEM_TEXTS["missing_relation"]))
     type_keys(page, "kk")  # back from unit 10 to unit 8
     page.keyboard.press("l")
     type_keys(page, "se")
@@ -142,7 +143,7 @@ def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, li
         else:
             attach_by_keyboard(page, number - 1, "el")  # the label moves the selection on
     expect(row(page, 10)).to_have_class(re.compile("is-selected"))
-    second_root = str(PROBLEM_MESSAGES["multiple_roots"])
+    second_root = str(TREE_PROBLEM_TEXTS["multiple_roots"])
     expect(row(page, 1).locator(".du-problems")).to_contain_text(second_root)
     expect(row(page, 5).locator(".du-problems")).to_contain_text(second_root)
 
@@ -156,7 +157,7 @@ def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, li
     attach_by_keyboard(page, 4, "el")
     row(page, 2).locator(".du-text").click()
     attach_by_keyboard(page, 3, None)
-    cycle = str(PROBLEM_MESSAGES["cycle"])
+    cycle = str(TREE_PROBLEM_TEXTS["cycle"])
     expect(row(page, 2).locator(".du-problems")).to_contain_text(cycle)
     expect(row(page, 3).locator(".du-problems")).to_contain_text(cycle)
     expect(row(page, 1).locator(".du-problems")).to_have_count(0)

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def organizer_client(client):
-    client.force_login(make_user("organizer"))
+    client.force_login(make_user("organizer", username="olga"))
     return client
 
 
@@ -87,8 +87,10 @@ def test_csv_problems_name_the_line_of_each_row():
 
 
 def test_deactivated_annotator_cannot_log_in_and_their_unanswered_items_are_released(organizer_client):
-    leaving, staying = make_user("annotator"), make_user("annotator")
-    dataset = make_dataset("wsd", [{"id": f"w{n}", "reference_sentence": "x", "candidates": {}} for n in range(4)])
+    leaving, staying = make_user("annotator", username="odchodzi"), make_user("annotator", username="zostaje")
+    dataset = make_dataset(
+        "wsd", [{"id": f"w{n}", "reference_sentence": "x", "candidates": {}} for n in range(4)], name="wsd-konta"
+    )
     items = list(dataset.items.order_by("ordinal"))
     for position, item in enumerate(items[:3], start=1):
         Assignment.objects.create(dataset=dataset, item=item, annotator=leaving, position=position)
@@ -108,9 +110,12 @@ def test_deactivated_annotator_cannot_log_in_and_their_unanswered_items_are_rele
 
 
 def test_accounts_are_listed_by_role_in_a_bounded_number_of_queries(organizer_client, django_assert_max_num_queries):
+    made = 0
     for count in (2, 30):
-        for _ in range(count):
-            make_user("annotator"), make_user("adjudicator")
+        for _ in range(count - made):
+            made += 1
+            make_user("annotator", username=f"anotator-{made}")
+            make_user("adjudicator", username=f"rozjemca-{made}")
         with django_assert_max_num_queries(10):
             page = organizer_client.get(URL)
         roles = dict(page.context["roles"])
@@ -119,7 +124,7 @@ def test_accounts_are_listed_by_role_in_a_bounded_number_of_queries(organizer_cl
 
 def test_only_organizers_reach_the_accounts_page(client):
     for role in ("annotator", "adjudicator"):
-        client.force_login(make_user(role))
+        client.force_login(make_user(role, username=f"nie-{role}"))
         assert client.get(URL).status_code == 403
         assert client.post(URL, {"action": "create", "name": "x", "role": "annotator"}).status_code == 403
     assert not User.objects.filter(username="x").exists()

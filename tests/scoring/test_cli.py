@@ -171,7 +171,7 @@ def imported_top_level_modules(code):
     return set(json.loads(result.stdout))
 
 
-def test_the_scorer_needs_only_the_standard_library_and_jsonschema():
+def test_the_scorer_needs_only_the_standard_library_jsonschema_fastjsonschema_and_numpy():
     at_start_up = imported_top_level_modules("pass")
     modules = imported_top_level_modules(
         "import scoring.__main__, scoring.evaluate\n"
@@ -179,5 +179,6 @@ def test_the_scorer_needs_only_the_standard_library_and_jsonschema():
         "validator('commas', 'output').full")
     added = modules - at_start_up - set(sys.stdlib_module_names) - {"scoring"}
     assert "django" not in modules
-    assert added <= {"jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "attr", "typing_extensions"}
+    assert added <= {"jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "attr", "typing_extensions",
+                     "fastjsonschema", "numpy"}
     assert "jsonschema" in added

@@ -5,9 +5,10 @@ import random
 import pytest
 from sklearn.metrics import f1_score
 
-from scoring.metrics import label_metrics
+from scoring.subtasks import get_subtask
 
 MISSING = "<missing>"
+label_metrics = get_subtask("wsd").metric
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -4,7 +4,10 @@ import unicodedata
 
 import pytest
 
-from scoring.metrics import commas_metrics, discourse_metrics, label_metrics, morphosyntax_metrics, numerals_metrics
+from scoring.subtasks import get_subtask
+
+commas_metrics, discourse_metrics, label_metrics, morphosyntax_metrics, numerals_metrics = (
+    get_subtask(key).metric for key in ("commas", "discourse", "wsd", "morphosyntax", "numerals"))
 
 
 def by_id(*records):

@@ -1,6 +1,6 @@
-"""scoring.discourse.tree_problems: every problem code, by hand."""
+"""scoring.subtasks.discourse.tree_problems: every problem code, by hand."""
 
-from scoring.discourse import RELATIONS, TREE_MESSAGES, tree_problems
+from scoring.subtasks.discourse import RELATIONS, TREE_MESSAGES, tree_problems
 from scoring.subtasks import load_schema
 
 DU_IDS = ["1", "2", "3", "4"]
@@ -90,3 +90,9 @@ def test_malformed_entries_do_not_raise():
 def test_empty_answer():
     assert tree_problems(["1", "2"], []) == {"1": ["missing_du"], "2": ["missing_du"], "": ["no_root"]}
 
+
+
+def test_a_relation_that_is_no_string_is_unknown():
+    units = valid_units()
+    units[1] = unit("2", "1", ["Cause"])
+    assert tree_problems(DU_IDS, units) == {"2": ["unknown_relation"]}

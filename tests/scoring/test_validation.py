@@ -275,3 +275,20 @@ def test_submission_line_normalises_and_orders_fields():
     units = [{"du_id": "1", "head": None, "relation": None, "x": 1}]
     assert submission_line("discourse", "x", {"discourse_units": units}) == {
         "id": "x", "discourse_units": [{"du_id": "1", "head": None, "relation": None}]}
+
+
+def test_draft_problems_reach_the_leaves_of_the_schema():
+    assert messages(draft_problems("discourse", {"discourse_units": [{"du_id": [], "head": None, "relation": None}]})) == [
+        "discourse_units[0].du_id: expected string or null"]
+    assert messages(draft_problems("discourse", {"discourse_units": [{"du_id": "1", "head": 2, "relation": 3, "x": 1}, "u"]})) == [
+        "discourse_units[0].head: expected string or null", "discourse_units[0].relation: expected string or null",
+        "discourse_units[0].x: is not a field of this record", "discourse_units[1]: expected object or null"]
+    assert messages(draft_problems("commas", {"commas": ["<img>", {"a": 1}, None, True, 1.5]})) == [
+        "commas[0]: expected integer or null", "commas[1]: expected integer or null",
+        "commas[3]: expected integer or null", "commas[4]: expected integer or null"]
+    assert messages(draft_problems("wsd", {"a": 1})) == ["a: is not an answer field of this subtask"]
+    assert messages(draft_problems("wsd", ["x"])) == ["answer: expected a JSON object"]
+    # incomplete is fine: missing fields, nulls, missing list items, values not (yet) allowed
+    assert draft_problems("discourse", {"discourse_units": [{"du_id": "1"}, None, {"head": None}]}) == []
+    assert draft_problems("commas", {"commas": [], "optional": None}) == []
+    assert draft_problems("wsd", {"answer": "E"}) == []

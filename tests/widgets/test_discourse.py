@@ -8,9 +8,10 @@ import pytest
 from django.utils import translation
 
 from annotation.models import Annotation
+from annotation.problem_texts import TREE_PROBLEM_TEXTS
 from annotation.widgets import WIDGETS
-from annotation.widgets.discourse import PROBLEM_MESSAGES, tree_view, units_in_text_order
-from scoring.discourse import PASSAGE, TREE_MESSAGES, tree_problems
+from annotation.widgets.discourse import tree_view, units_in_text_order
+from scoring.subtasks.discourse import PASSAGE, TREE_MESSAGES, tree_problems
 from tests.widgets.item_pages import HOSTILE, assigned_item
 
 
@@ -49,7 +50,7 @@ def chain(du_ids: list[str], relation: str = "Elaboration") -> dict:
 
 
 def test_every_problem_code_of_the_tree_check_has_a_message():
-    assert set(PROBLEM_MESSAGES) == set(TREE_MESSAGES)
+    assert set(TREE_PROBLEM_TEXTS) == set(TREE_MESSAGES)
 
 
 def test_every_code_the_tree_check_reports_is_drawn_as_its_own_message():
@@ -71,7 +72,7 @@ def test_every_code_the_tree_check_reports_is_drawn_as_its_own_message():
         by_id = {unit.du_id: unit for unit in view["units"]}
         for du_id, unit_codes in codes.items():
             seen.update(unit_codes)
-            expected = [(code, str(PROBLEM_MESSAGES[code])) for code in unit_codes]
+            expected = [(code, str(TREE_PROBLEM_TEXTS[code])) for code in unit_codes]
             if du_id == PASSAGE:
                 assert view["passage_problems"] == expected
             elif du_id in by_id:
@@ -114,15 +115,15 @@ def test_tree_view_draws_the_tree_from_its_root_and_sets_cycles_apart():
     assert [unit.du_id for unit in view["unattached"]] == ["6.1"]
     by_id = {unit.du_id: unit for unit in view["units"]}
     assert by_id["3.1"].head_number == 2
-    assert by_id["4.1"].problems == [("cycle", str(PROBLEM_MESSAGES["cycle"]))]
+    assert by_id["4.1"].problems == [("cycle", str(TREE_PROBLEM_TEXTS["cycle"]))]
 
 
 def test_every_problem_message_has_a_polish_translation():
     with translation.override("pl"):
-        polish = {code: str(message) for code, message in PROBLEM_MESSAGES.items()}
+        polish = {code: str(message) for code, message in TREE_PROBLEM_TEXTS.items()}
     with translation.override("en"):
-        english = {code: str(message) for code, message in PROBLEM_MESSAGES.items()}
-    assert [code for code in PROBLEM_MESSAGES if polish[code] == english[code]] == []
+        english = {code: str(message) for code, message in TREE_PROBLEM_TEXTS.items()}
+    assert [code for code in TREE_PROBLEM_TEXTS if polish[code] == english[code]] == []
 
 
 def test_widget_is_registered_for_discourse_with_its_tree_partial():
@@ -151,12 +152,12 @@ def test_tree_partial_puts_each_problem_next_to_its_unit_and_saves_nothing():
     response = assigned.partial(client, "tree", {"answer": json.dumps(draft)})
     assert response.status_code == 200
     html = response.content.decode()
-    assert str(PROBLEM_MESSAGES["multiple_roots"]) in _row(html, 1)
-    assert str(PROBLEM_MESSAGES["multiple_roots"]) in _row(html, 2)
-    assert str(PROBLEM_MESSAGES["cycle"]) in _row(html, 4)
-    assert str(PROBLEM_MESSAGES["missing_relation"]) in _row(html, 5)
-    assert str(PROBLEM_MESSAGES["missing_du"]) in _row(html, 3)
-    assert str(PROBLEM_MESSAGES["cycle"]) not in _row(html, 1)
+    assert str(TREE_PROBLEM_TEXTS["multiple_roots"]) in _row(html, 1)
+    assert str(TREE_PROBLEM_TEXTS["multiple_roots"]) in _row(html, 2)
+    assert str(TREE_PROBLEM_TEXTS["cycle"]) in _row(html, 4)
+    assert str(TREE_PROBLEM_TEXTS["missing_relation"]) in _row(html, 5)
+    assert str(TREE_PROBLEM_TEXTS["missing_du"]) in _row(html, 3)
+    assert str(TREE_PROBLEM_TEXTS["cycle"]) not in _row(html, 1)
     # The tree comes along out of band, for the pane beside the list.
     assert 'id="du-tree" hx-swap-oob="true"' in html
     assert assigned.stored() is None

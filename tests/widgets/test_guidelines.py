@@ -12,7 +12,7 @@ from django.utils.html import strip_tags
 
 from annotation.discourse_relations import RELATION_GUIDES
 from annotation.widgets import WIDGETS
-from scoring.discourse import RELATIONS
+from scoring.subtasks.discourse import RELATIONS
 from scoring.subtasks import SUBTASK_KEYS
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "data"

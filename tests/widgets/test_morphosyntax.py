@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotation.widgets import morphosyntax
+from annotation import rules
 from annotation.widgets.morphosyntax import DiffPiece, word_diff
 from tests.widgets.item_pages import HOSTILE, assigned_item
 
@@ -35,8 +35,8 @@ def test_word_diff_treats_punctuation_as_its_own_token():
         ({"answer": "POPRAWNE", "corrected_sentence": ""}, False),
     ],
 )
-def test_submit_checks_refuse_a_correction_equal_to_the_original(answer, refused):
-    assert bool(morphosyntax.submit_checks(answer, RECORD)) is refused
+def test_rules_refuse_a_correction_equal_to_the_original(answer, refused):
+    assert bool(rules.morphosyntax(answer, RECORD)) is refused
 
 
 @pytest.mark.django_db

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from annotation import rules
 from annotation.models import Annotation
 from annotation.numeral_forms import check_words, is_numeral_form
-from annotation.widgets import numerals
 from tests.widgets.item_pages import HOSTILE, assigned_item
 
 SAMPLE_GOLD = Path(settings.BASE_DIR, "demo", "data", "numerals", "dev.gold.jsonl")
@@ -69,8 +69,8 @@ def test_check_words_keeps_the_order_and_the_words():
     ("value", "refused"),
     [("dwudziestu", False), ("20", True), ("dwadzieścia 1", True), ("[[dwudziestu]]", True), ("dwudziestu]]", True)],
 )
-def test_submit_checks_refuse_digits_and_brackets(value, refused):
-    assert bool(numerals.submit_checks({"answer": value}, RECORD)) is refused
+def test_rules_refuse_digits_and_brackets(value, refused):
+    assert bool(rules.numerals({"answer": value}, RECORD)) is refused
 
 
 @pytest.mark.django_db

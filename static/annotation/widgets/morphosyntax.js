@@ -7,11 +7,11 @@
 import { choiceGroup } from "./choice.js";
 import { registerNumberKeys } from "./numbers.js";
 
-const CORRECT = "POPRAWNE";
-const INCORRECT = "NIEPOPRAWNE";
+const root = document.querySelector(".morphosyntax-widget");
+// The two labels, as the server wrote them on the cards (correct first).
+const [CORRECT, INCORRECT] = [...root.querySelectorAll(".morph-verdicts [data-choice]")].map((card) => card.dataset.choice);
 // A word as the diff counts one (\w+ there): punctuation between words is not numbered.
 const WORD = /[\p{L}\p{N}_]+/gu;
-const root = document.querySelector(".morphosyntax-widget");
 const sentenceBox = root.querySelector(".morph-sentence");
 const editorBox = root.querySelector(".morph-editor");
 const editor = document.getElementById("morph-correction");

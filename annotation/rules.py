@@ -1,0 +1,61 @@
+"""Rules that guide a person answering, beyond what the benchmark states.
+
+The benchmark's own rules (shapes, labels, markers, tree validity) are the scorer's
+(``scoring.subtasks.<key>``); a model's submission that breaks only a rule here is valid,
+and simply wrong. A person saving such an answer has most likely slipped, so the save
+service (``annotation.services.annotating.save_answer``, for the item page and the API
+alike) refuses it with these messages. One function per subtask, named by its key; a
+subtask without one has no such rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+
+from scoring.subtasks import morphosyntax as morphosyntax_subtask
+from scoring.subtasks import numerals as numerals_subtask
+
+# (answer fields, item payload) -> refusals, as translated messages
+Rule = Callable[[dict, dict], list[str]]
+
+_DIGIT = re.compile(r"\d")
+
+
+def numerals(answer: dict, payload: dict) -> list[str]:
+    """The number is written out in words: no digits, and not the target's [[ ]] brackets."""
+    value = answer.get("answer")
+    if not isinstance(value, str):
+        return []
+    refusals = []
+    if _DIGIT.search(value):
+        refusals.append(_("Write the number in words: the answer may not contain digits."))
+    if numerals_subtask.TARGET_OPEN in value or numerals_subtask.TARGET_CLOSE in value:
+        refusals.append(_("Write only the numeral, without the [[ ]] brackets."))
+    return refusals
+
+
+def morphosyntax(answer: dict, payload: dict) -> list[str]:
+    """A correction differs from the sentence (after the scorer's normalisation)."""
+    correction = answer.get("corrected_sentence")
+    if answer.get("answer") != morphosyntax_subtask.INCORRECT or not isinstance(correction, str):
+        return []
+    normalise = morphosyntax_subtask.normalise
+    original = normalise({"corrected_sentence": str(payload.get("sentence", ""))})["corrected_sentence"]
+    if normalise({"corrected_sentence": correction})["corrected_sentence"] == original:
+        return [_("The correction is the same as the original sentence: correct it, or choose POPRAWNE.")]
+    return []
+
+
+def no_rules(answer: dict, payload: dict) -> list[str]:
+    return []
+
+
+RULES: dict[str, Rule] = {"numerals": numerals, "morphosyntax": morphosyntax}
+
+
+def rule_refusals(subtask: str, answer: dict, payload: dict) -> list[str]:
+    """What the subtask's rules for people refuse in ``answer`` to the item ``payload``."""
+    return RULES.get(subtask, no_rules)(answer, payload)

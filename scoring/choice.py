@@ -1,0 +1,73 @@
+"""What the two four-way choice subtasks (wsd, coreference) share: the labels A-D, the
+answer, and macro-F1.
+
+Macro-F1 over A, B, C, D equals scikit-learn's ``f1_score(gold, pred, labels=["A", "B",
+"C", "D"], average="macro", zero_division=0)`` where a missing or invalid prediction is a
+label outside A-D: a false negative of its gold label and a false positive of nothing.
+The mean is always over all four labels, so a label that occurs neither in gold nor in the
+predictions has F1 = 0 and pulls the mean down: with gold and predictions all "A" and all
+right, macro-F1 is 0.25, not 1.
+"""
+
+from __future__ import annotations
+
+from scoring.metrics import prf, ratio
+from scoring.problems import Problem
+
+LABELS = ("A", "B", "C", "D")
+ANSWER_FIELDS = ("answer",)
+
+# Per label its true positives, false positives and false negatives, then the totals.
+COUNT_NAMES = (*(f"{label}_{count}" for label in LABELS for count in ("tp", "fp", "fn")), "correct", "missing", "invalid")
+_COLUMN = {name: index for index, name in enumerate(COUNT_NAMES)}
+
+
+def check_answer(answer: dict, item: dict | None) -> list[Problem]:
+    """The schema's A-D enum says it all."""
+    return []
+
+
+def normalise(answer: dict) -> dict:
+    """A label is exactly A-D, so nothing is rewritten."""
+    return dict(answer)
+
+
+def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
+    row = [0] * len(COUNT_NAMES)
+    gold_label = gold["answer"]
+    predicted = None
+    if prediction is None:
+        row[_COLUMN["missing"]] = 1
+    else:
+        predicted = prediction.get("answer")
+        if predicted not in LABELS:
+            row[_COLUMN["invalid"]] = 1
+            predicted = None
+    if predicted == gold_label:
+        row[_COLUMN["correct"]] = 1
+        row[_COLUMN[f"{gold_label}_tp"]] = 1
+        return tuple(row)
+    if gold_label in LABELS:
+        row[_COLUMN[f"{gold_label}_fn"]] = 1
+    if predicted is not None:
+        row[_COLUMN[f"{predicted}_fp"]] = 1
+    return tuple(row)
+
+
+def combine(totals: tuple[int, ...], n_lines: int) -> dict:
+    count = dict(zip(COUNT_NAMES, totals, strict=True))
+    per_label = {}
+    for label in LABELS:
+        true_positives, false_positives, false_negatives = (count[f"{label}_{name}"] for name in ("tp", "fp", "fn"))
+        per_label[label] = prf(true_positives, true_positives + false_positives, true_positives + false_negatives) | {
+            "support": true_positives + false_negatives}
+    macro_f1 = sum(figures["f1"] for figures in per_label.values()) / len(LABELS)
+    return {
+        "score": macro_f1,
+        "macro_f1": macro_f1,
+        "accuracy": ratio(count["correct"], n_lines),
+        "per_label": per_label,
+        "n_gold": n_lines,
+        "n_missing": count["missing"],
+        "n_invalid": count["invalid"],
+    }

@@ -1,0 +1,105 @@
+"""Subtask 6, commas: the markers [1]..[n] of a sentence where a comma is required or optional."""
+
+from __future__ import annotations
+
+import re
+
+from scoring.metrics import prf, ratio
+from scoring.problems import Problem
+from scoring.text import is_int
+
+NUMBER = 6
+TITLE = "Comma placement"
+ANSWER_FIELDS = ("commas", "optional")
+
+# A position between words: [1] ... [n].
+MARKER = re.compile(r"\[(?P<label>[0-9]+)\]")
+
+
+def markers(sentence: str) -> list[int]:
+    """The marker numbers of a sentence, in text order."""
+    return [int(match["label"]) for match in MARKER.finditer(sentence)]
+
+
+def check_input(record: dict) -> list[Problem]:
+    found = markers(record["sentence_with_positions"])
+    field = "sentence_with_positions"
+    if not found:
+        return [Problem(field, "no position markers [1]..[n]", "no_markers")]
+    if found != list(range(1, len(found) + 1)):
+        shown = " ".join(f"[{number}]" for number in found)
+        return [Problem(field, f"markers must be [1]..[{len(found)}], consecutive from 1, each once; found {shown}", "bad_markers")]
+    return []
+
+
+def check_answer(answer: dict, item: dict | None) -> list[Problem]:
+    problems = []
+    for field in ANSWER_FIELDS:
+        indices = answer[field]
+        if indices != sorted(set(indices)):
+            problems.append(Problem(field, "indices must be ascending without duplicates", "unsorted"))
+    both = sorted(set(answer["commas"]) & set(answer["optional"]))
+    if both:
+        problems.append(Problem("optional", f"positions {both} are also in commas", "in_both"))
+    if item is not None:
+        count = len(markers(item["sentence_with_positions"]))
+        for field in ANSWER_FIELDS:
+            unknown = [index for index in answer[field] if index > count]
+            if unknown:
+                problems.append(Problem(field, f"positions {unknown} are not markers of the item (it has [1]..[{count}])", "unknown_marker"))
+    return problems
+
+
+def normalise(answer: dict) -> dict:
+    """Marker lists ascending without duplicates (the metric compares sets anyway)."""
+    result = dict(answer)
+    for field in ANSWER_FIELDS:
+        value = result.get(field)
+        if isinstance(value, list) and all(is_int(index) for index in value):
+            result[field] = sorted(set(value))
+    return result
+
+
+# Metric: exact-set accuracy on ``commas`` (main); micro P/R/F1 over (item, position) pairs;
+# lenient exact-set accuracy, where gold-optional positions are ignored on both sides. An
+# empty gold set is matched by an empty prediction.
+COUNT_NAMES = ("exact", "lenient", "true_positives", "n_predicted", "n_gold_positions", "missing")
+
+
+def _marker_set(value: object) -> set[int] | None:
+    """The set of marker indices, or None when ``value`` is not a list of integers."""
+    if not isinstance(value, list) or not all(is_int(index) for index in value):
+        return None
+    return set(value)
+
+
+def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
+    gold_commas, gold_optional = set(gold["commas"]), set(gold["optional"])
+    if prediction is None:
+        return (0, 0, 0, 0, len(gold_commas), 1)
+    predicted = _marker_set(prediction.get("commas"))
+    if predicted is None:
+        return (0, 0, 0, 0, len(gold_commas), 0)
+    return (
+        int(predicted == gold_commas),
+        int(predicted - gold_optional == gold_commas - gold_optional),
+        len(predicted & gold_commas),
+        len(predicted),
+        len(gold_commas),
+        0,
+    )
+
+
+def combine(totals: tuple[int, ...], n_lines: int) -> dict:
+    exact, lenient, true_positives, n_predicted, n_gold_positions, missing = totals
+    micro = prf(true_positives, n_predicted, n_gold_positions)
+    return {
+        "score": ratio(exact, n_lines),
+        "exact_set_accuracy": ratio(exact, n_lines),
+        "lenient_exact_set_accuracy": ratio(lenient, n_lines),
+        "micro_precision": micro["precision"],
+        "micro_recall": micro["recall"],
+        "micro_f1": micro["f1"],
+        "n_gold": n_lines,
+        "n_missing": missing,
+    }

@@ -1,0 +1,56 @@
+"""Subtask 4, coreference: which of the mentions [A]-[D] of a context the target mention [T]
+refers to. Answer and metric: scoring.choice."""
+
+from __future__ import annotations
+
+import re
+
+from scoring.choice import ANSWER_FIELDS, COUNT_NAMES, LABELS, check_answer, combine, line_counts, normalise
+from scoring.problems import Problem
+
+__all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
+           "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "marks", "check_input"]
+
+NUMBER = 4
+TITLE = "Coreference antecedent selection"
+
+TARGET_LABEL = "T"
+MENTION_LABELS = (TARGET_LABEL, *LABELS)
+
+
+def marks(label: str) -> tuple[str, str]:
+    """The opening and closing marker of a mention: ("[A]", "[/A]")."""
+    return f"[{label}]", f"[/{label}]"
+
+
+def _mention_pattern(labels: str) -> re.Pattern[str]:
+    return re.compile(r"\[(?P<label>[" + labels + r"])\](?P<body>.*?)\[/(?P=label)\]", re.DOTALL)
+
+
+# Any mention, [T]która[/T] or [A]basenu[/A] ... [D]...[/D]; mentions may nest.
+MENTION = _mention_pattern("".join(MENTION_LABELS))
+TARGET_MENTION = _mention_pattern(TARGET_LABEL)
+
+
+def _mention(context: str, label: str) -> tuple[str | None, str | None]:
+    """(the text inside [label]..[/label], or None; an error message, or None)."""
+    opening, closing = marks(label)
+    opened, closed = context.count(opening), context.count(closing)
+    if opened != 1 or closed != 1:
+        return None, f"expected {opening}...{closing} exactly once, found {opened} {opening} and {closed} {closing}"
+    start, end = context.index(opening) + len(opening), context.index(closing)
+    if end < start:
+        return None, f"{closing} comes before {opening}"
+    return context[start:end], None
+
+
+def check_input(record: dict) -> list[Problem]:
+    problems = []
+    context, candidates = record["context"], record["candidates"]
+    for label in MENTION_LABELS:
+        text, error = _mention(context, label)
+        if error:
+            problems.append(Problem("context", error, "bad_mention"))
+        elif label != TARGET_LABEL and text != candidates[label]:
+            problems.append(Problem(f"candidates.{label}", f"differs from the text marked [{label}]...[/{label}] in the context ({text!r})", "candidate_mismatch"))
+    return problems

@@ -1,0 +1,229 @@
+"""Subtask 5, discourse: a rooted tree over the discourse units (DUs) of a passage, each DU
+attached to its head by one of 21 relations. ``tree_problems`` is the one tree check of the
+project."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from scoring.metrics import ratio
+from scoring.problems import Problem
+
+NUMBER = 5
+TITLE = "Universal discourse parsing"
+ANSWER_FIELDS = ("discourse_units",)
+UNIT_FIELDS = ("du_id", "head", "relation")
+
+# Spelled exactly as in the task description, including its "Co-occurence".
+RELATIONS: tuple[str, ...] = (
+    "Alternative",
+    "Attribution",
+    "Cause",
+    "Co-occurence",
+    "Comment",
+    "Concession",
+    "Condition",
+    "Contrast",
+    "Elaboration",
+    "Entity-elaboration",
+    "Exemplification",
+    "Feedback dependence",
+    "Formatting",
+    "Manner",
+    "Metatext",
+    "Purpose",
+    "Question-Answer",
+    "Repetition",
+    "Sequence-Elaboration",
+    "Similarity",
+    "Substitution",
+)
+_RELATION_SET = frozenset(RELATIONS)
+
+PASSAGE = ""  # the key of problems that concern the passage as a whole
+
+TREE_MESSAGES: dict[str, str] = {
+    "duplicate_du": "the DU is given more than once",
+    "unknown_du": "the DU is not a DU of this passage",
+    "missing_du": "the DU is not given",
+    "no_root": "no DU is the root (head and relation null)",
+    "multiple_roots": "more than one DU is a root",
+    "root_with_relation": "the root (head null) has a relation; it must be null",
+    "unknown_head": "the head is not a DU of this passage",
+    "self_attachment": "the DU is its own head",
+    "cycle": "the DU is on a cycle of heads",
+    "missing_relation": "the DU has a head but no relation",
+    "unknown_relation": "the relation is not one of the 21 labels",
+}
+
+
+def tree_problems(du_ids: list[str], units: list[dict]) -> dict[str, list[str]]:
+    """Problem codes per du_id of a predicted tree; ``{}`` means a valid tree.
+
+    ``du_ids`` are the passage's DUs; ``units`` the answer's ``{"du_id", "head",
+    "relation"}`` entries, possibly malformed. A valid tree gives every DU exactly
+    once, has one root (head and relation null), heads that name other DUs of the
+    passage, no cycle, and relations from ``RELATIONS``.
+
+    Codes on the passage key ``""``: ``no_root``, and ``unknown_du`` for an entry
+    that is not an object with a string du_id. Codes on a du_id: ``duplicate_du``,
+    ``unknown_du``, ``missing_du``, ``multiple_roots`` (on each root),
+    ``root_with_relation``, ``unknown_head``, ``self_attachment``, ``cycle`` (on each
+    DU of the cycle), ``missing_relation``, ``unknown_relation``. When a du_id is
+    given twice, its first entry is the one checked.
+    """
+    problems: dict[str, list[str]] = {}
+
+    def add(key: str, code: str) -> None:
+        codes = problems.setdefault(key, [])
+        if code not in codes:
+            codes.append(code)
+
+    known = set(du_ids)
+    heads: dict[str, object] = {}
+    for unit in units:
+        du_id = unit.get("du_id") if isinstance(unit, dict) else None
+        if not isinstance(du_id, str):
+            add(PASSAGE, "unknown_du")
+            continue
+        if du_id in heads:
+            add(du_id, "duplicate_du")
+            continue
+        if du_id not in known:
+            add(du_id, "unknown_du")
+        heads[du_id] = unit.get("head")
+        relation = unit.get("relation")
+        head = heads[du_id]
+        if head is None:
+            if relation is not None:
+                add(du_id, "root_with_relation")
+        else:
+            if head == du_id:
+                add(du_id, "self_attachment")
+            elif not isinstance(head, str) or head not in known:
+                add(du_id, "unknown_head")
+            if relation is None or relation == "":
+                add(du_id, "missing_relation")
+        if relation is not None and relation != "" and (not isinstance(relation, str) or relation not in _RELATION_SET):
+            add(du_id, "unknown_relation")
+
+    for du_id in du_ids:
+        if du_id not in heads:
+            add(du_id, "missing_du")
+
+    roots = [du_id for du_id, head in heads.items() if head is None]
+    if not roots:
+        add(PASSAGE, "no_root")
+    elif len(roots) > 1:
+        for du_id in roots:
+            add(du_id, "multiple_roots")
+
+    for du_id in _cycle_members(heads):
+        add(du_id, "cycle")
+    return problems
+
+
+def _cycle_members(heads: dict[str, object]) -> list[str]:
+    """DUs on a cycle of length two or more (a self-attachment is reported apart)."""
+    on_cycle: list[str] = []
+    settled: set[str] = set()
+    for start in heads:
+        path: dict[str, int] = {}
+        node: object = start
+        while isinstance(node, str) and node in heads and node not in settled and node not in path:
+            path[node] = len(path)
+            node = heads[node]
+        if isinstance(node, str) and node in path and heads[node] != node:
+            members = list(path)[path[node]:]
+            on_cycle.extend(members)
+        settled.update(path)
+    return on_cycle
+
+
+def check_input(record: dict) -> list[Problem]:
+    problems = []
+    seen: set[str] = set()
+    for index, unit in enumerate(record["discourse_units"]):
+        du_id = unit["du_id"]
+        if du_id in seen:
+            problems.append(Problem(f"discourse_units[{index}].du_id", f"du_id {du_id!r} is used twice", "duplicate_du"))
+        seen.add(du_id)
+    return problems
+
+
+def check_answer(answer: dict, item: dict | None) -> list[Problem]:
+    """The answer is a valid tree over the item's DUs (without the item: over the DUs it gives)."""
+    units = answer["discourse_units"]
+    if item is None:
+        du_ids = list(dict.fromkeys(unit["du_id"] for unit in units))
+    else:
+        du_ids = [unit["du_id"] for unit in item["discourse_units"]]
+    found = tree_problems(du_ids, units)
+    index_of: dict[str, int] = {}
+    for index, unit in enumerate(units):
+        index_of.setdefault(unit["du_id"], index)
+    problems = []
+    for du_id, codes in found.items():
+        field = "discourse_units" if du_id == PASSAGE or du_id not in index_of else f"discourse_units[{index_of[du_id]}]"
+        for code in codes:
+            message = TREE_MESSAGES[code] if du_id == PASSAGE else f"DU {du_id}: {TREE_MESSAGES[code]}"
+            problems.append(Problem(field, message, code))
+    return problems
+
+
+def normalise(answer: dict) -> dict:
+    result = dict(answer)
+    units = result.get("discourse_units")
+    if isinstance(units, list):
+        result["discourse_units"] = [
+            {key: unit.get(key) for key in UNIT_FIELDS} if isinstance(unit, dict) else unit
+            for unit in units
+        ]
+    return result
+
+
+# Metric, over all passages: LAS (main) = non-root gold DUs whose predicted head and relation
+# both match / all non-root gold DUs; UAS the same for heads alone; root accuracy = share of
+# passages whose prediction has exactly one root and it is the gold root; tree validity =
+# share of passages whose prediction is a valid tree (``tree_problems`` finds nothing). An
+# invalid tree still earns credit for each correct attachment; when a DU is given twice, its
+# first entry counts.
+COUNT_NAMES = ("labelled", "unlabelled", "attachments", "root_right", "valid", "missing")
+
+
+def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
+    gold_units = gold["discourse_units"]
+    dependents = [unit for unit in gold_units if unit["head"] is not None]
+    if prediction is None:
+        return (0, 0, len(dependents), 0, 0, 1)
+    units = prediction.get("discourse_units")
+    units = units if isinstance(units, list) else []
+    predicted: dict[object, dict] = {}
+    for unit in units:
+        if isinstance(unit, dict) and isinstance(unit.get("du_id"), Hashable):  # a list as du_id names no DU
+            predicted.setdefault(unit.get("du_id"), unit)
+    labelled = unlabelled = 0
+    for unit in dependents:
+        guess = predicted.get(unit["du_id"])
+        if guess is not None and guess.get("head") == unit["head"]:
+            unlabelled += 1
+            labelled += guess.get("relation") == unit["relation"]
+    gold_roots = [unit["du_id"] for unit in gold_units if unit["head"] is None]
+    predicted_roots = [du_id for du_id, unit in predicted.items() if "head" in unit and unit["head"] is None]
+    root_right = predicted_roots == gold_roots and len(gold_roots) == 1
+    valid = not tree_problems([unit["du_id"] for unit in gold_units], units)
+    return (labelled, unlabelled, len(dependents), int(root_right), int(valid), 0)
+
+
+def combine(totals: tuple[int, ...], n_lines: int) -> dict:
+    labelled, unlabelled, attachments, root_right, valid, missing = totals
+    return {
+        "score": ratio(labelled, attachments),
+        "las": ratio(labelled, attachments),
+        "uas": ratio(unlabelled, attachments),
+        "root_accuracy": ratio(root_right, n_lines),
+        "tree_validity": ratio(valid, n_lines),
+        "n_attachments": attachments,
+        "n_gold": n_lines,
+        "n_missing": missing,
+    }

@@ -1,0 +1,68 @@
+"""Subtask 2, numerals: the number [[digits]] of a sentence written out in words, in the right form."""
+
+from __future__ import annotations
+
+import re
+
+from scoring.metrics import ratio
+from scoring.problems import Problem
+from scoring.text import clean_text
+
+NUMBER = 2
+TITLE = "Contextual numeral inflection"
+ANSWER_FIELDS = ("answer",)
+
+TARGET_OPEN, TARGET_CLOSE = "[[", "]]"
+# The one target of a sentence: [[16500]].
+TARGET = re.compile(r"\[\[(?P<body>[0-9]+)\]\]")
+
+
+def fold(text: str) -> str:
+    """``clean_text`` and lower case: how answers and accepted forms are compared."""
+    return clean_text(text).lower()
+
+
+def check_input(record: dict) -> list[Problem]:
+    sentence = record["sentence"]
+    targets = TARGET.findall(sentence)
+    if len(targets) != 1:
+        return [Problem("sentence", f"expected exactly one target [[digits]], found {len(targets)}", "bad_target")]
+    if sentence.count(TARGET_OPEN) != 1 or sentence.count(TARGET_CLOSE) != 1:
+        return [Problem("sentence", "a [[...]] other than the one [[digits]] target", "bad_target")]
+    return []
+
+
+def check_answer(answer: dict, item: dict | None) -> list[Problem]:
+    written = answer.get("answer")
+    if isinstance(written, str) and not written.strip():
+        return [Problem("answer", "must not be blank", "blank")]
+    return []
+
+
+def normalise(answer: dict) -> dict:
+    result = dict(answer)
+    if isinstance(result.get("answer"), str):
+        result["answer"] = fold(result["answer"])
+    return result
+
+
+# Metric: exact match (main): the answer, normalised (NFC, lower case, white space collapsed,
+# stripped), equals one of the gold ``answers`` normalised the same way.
+COUNT_NAMES = ("matched", "missing")
+
+
+def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
+    if prediction is None:
+        return (0, 1)
+    written = normalise(prediction).get("answer")
+    return (int(isinstance(written, str) and written in {fold(form) for form in gold["answers"]}), 0)
+
+
+def combine(totals: tuple[int, ...], n_lines: int) -> dict:
+    matched, missing = totals
+    return {
+        "score": ratio(matched, n_lines),
+        "exact_match": ratio(matched, n_lines),
+        "n_gold": n_lines,
+        "n_missing": missing,
+    }

@@ -1,0 +1,35 @@
+"""Subtask 3, wsd: which of four candidate sentences A-D uses the [[TARGET]] word in the
+sense of the reference sentence. Answer and metric: scoring.choice."""
+
+from __future__ import annotations
+
+import re
+
+from scoring.choice import ANSWER_FIELDS, COUNT_NAMES, LABELS, check_answer, combine, line_counts, normalise
+from scoring.problems import Problem
+
+__all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
+           "NUMBER", "TITLE", "TARGET", "TARGET_OPEN", "TARGET_CLOSE", "check_input"]
+
+NUMBER = 3
+TITLE = "Same sense in context"
+
+TARGET_OPEN, TARGET_CLOSE = "[[TARGET]]", "[[/TARGET]]"
+# The target word: [[TARGET]]zamku[[/TARGET]].
+TARGET = re.compile(re.escape(TARGET_OPEN) + r"(?P<body>.*?)" + re.escape(TARGET_CLOSE), re.DOTALL)
+
+
+def _target_problem(field: str, text: str) -> Problem | None:
+    opened, closed = text.count(TARGET_OPEN), text.count(TARGET_CLOSE)
+    if opened != 1 or closed != 1:
+        return Problem(field, f"expected {TARGET_OPEN}...{TARGET_CLOSE} exactly once, found {opened} {TARGET_OPEN} and {closed} {TARGET_CLOSE}", "bad_target")
+    start, end = text.index(TARGET_OPEN) + len(TARGET_OPEN), text.index(TARGET_CLOSE)
+    if end <= start or not text[start:end].strip():
+        return Problem(field, f"{TARGET_OPEN}...{TARGET_CLOSE} must enclose a word, in that order", "bad_target")
+    return None
+
+
+def check_input(record: dict) -> list[Problem]:
+    texts = [("reference_sentence", record["reference_sentence"])]
+    texts += [(f"candidates.{label}", record["candidates"][label]) for label in LABELS]
+    return [problem for field, text in texts if (problem := _target_problem(field, text))]
