@@ -125,6 +125,9 @@ class Annotation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
+    # What the save learned about the answer beyond its fields, e.g. "confirmed_unknown_words":
+    # the words of a numerals answer Morfeusz does not know that the annotator saved anyway.
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("annotation")

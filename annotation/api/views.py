@@ -80,6 +80,8 @@ def _refused(refusal: annotating.SaveRefused) -> Response:
         return Response(body, status=status.HTTP_409_CONFLICT)
     if isinstance(refusal, annotating.DatasetFrozen):
         return Response(body, status=status.HTTP_403_FORBIDDEN)
+    if isinstance(refusal, annotating.NeedsConfirmation):
+        body["needs_confirmation"] = True
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
@@ -91,6 +93,7 @@ def _save(assignment: Assignment, data: dict, created_status: int) -> Response:
             submit=data["status"] == Annotation.Status.SUBMITTED,
             based_on_version=data["version"],
             active_ms=data["active_ms"],
+            confirmed=data["confirmed"],
         )
     except annotating.SaveRefused as refusal:
         return _refused(refusal)

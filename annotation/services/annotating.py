@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.problem_texts import problem_message
-from annotation.rules import rule_refusals
+from annotation.rules import rule_caution, rule_refusals
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
@@ -51,6 +51,11 @@ class StaleVersion(SaveRefused):
             ]
         )
         self.current = current
+
+
+class NeedsConfirmation(SaveRefused):
+    """A submit the annotator is asked to confirm (annotation.rules cautions): sent again
+    with ``confirmed=True`` it is saved."""
 
 
 @dataclass(frozen=True)
@@ -135,24 +140,36 @@ def save_answer(
     based_on_version: int,
     active_ms: int = 0,
     clock: str | None = None,
+    confirmed: bool = False,
 ) -> SaveOutcome:
     """Store the annotator's answer to an assigned item as a draft or submitted.
 
     ``based_on_version`` is the version the annotator last saw (0: none yet). Sending what is
     already stored succeeds and writes nothing; a different answer based on an old version is
     refused (StaleVersion), as is any change once the dataset is frozen. Every real save bumps
-    the version and appends an AnnotationRevision.
+    the version and appends an AnnotationRevision. A submit the subtask's rules caution about
+    is refused (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's
+    metadata with the annotation (any other save clears it).
     """
     if assignment.dataset.frozen:
         raise DatasetFrozen
     refusals = _refusals(assignment, answer, submit)
     if refusals:
         raise SaveRefused(refusals)
+    caution = rule_caution(assignment.dataset.subtask, answer, assignment.item.payload) if submit else None
+    if caution is not None and not confirmed:
+        raise NeedsConfirmation([caution.message])
+    metadata = caution.metadata if caution is not None else {}
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     try:
         with transaction.atomic():
             annotation = _locked_annotation(assignment)
-            if annotation is not None and annotation.answer == answer and annotation.status == status:
+            if (
+                annotation is not None
+                and annotation.answer == answer
+                and annotation.status == status
+                and annotation.metadata == metadata
+            ):
                 return SaveOutcome(annotation, changed=False)
             if annotation is not None and annotation.version != based_on_version:
                 raise StaleVersion(annotation)
@@ -169,16 +186,18 @@ def save_answer(
                     active_ms=credited,
                     version=1,
                     submitted_at=now if submit else None,
+                    metadata=metadata,
                 )
             else:
                 annotation.answer = answer
                 annotation.status = status
                 annotation.active_ms += credited
                 annotation.version += 1
+                annotation.metadata = metadata
                 if submit:
                     annotation.submitted_at = now
                 annotation.save(
-                    update_fields=["answer", "status", "active_ms", "version", "submitted_at", "updated_at"]
+                    update_fields=["answer", "status", "active_ms", "version", "submitted_at", "metadata", "updated_at"]
                 )
             AnnotationRevision.objects.create(
                 annotation=annotation,
@@ -190,7 +209,7 @@ def save_answer(
     except IntegrityError:
         # A first save from another tab created the annotation between our read and write.
         current = Annotation.objects.get(item_id=assignment.item_id, annotator_id=assignment.annotator_id)
-        if current.answer == answer and current.status == status:
+        if current.answer == answer and current.status == status and current.metadata == metadata:
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
     return SaveOutcome(annotation, changed=True)

@@ -27,6 +27,10 @@ from annotation.widgets import widget_for
 # is neither, so the answer stays in the browser and is sent again.
 SAVED_HEADER = "X-Polis-Version"
 REFUSED_HEADER = "X-Polis-Refused"
+# A refusal the annotator may confirm (annotation.rules cautions); the same submit with
+# confirm=CONFIRM is then saved.
+CONFIRM_HEADER = "X-Polis-Confirm"
+CONFIRM = "1"
 
 
 annotator_required = role_required(ANNOTATOR)
@@ -216,19 +220,29 @@ def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpRes
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),
             clock=request.POST.get("clock"),
+            confirmed=request.POST.get("confirm") == CONFIRM,
         )
     except annotating.SaveRefused as refusal:
         status = _refusal_status(refusal)
+        confirmable = isinstance(refusal, annotating.NeedsConfirmation)
         if not request.htmx:
             page_assignment = queues.assignment_for_page(request.user, assignment.dataset_id, assignment.position)
             return _item_page(request, page_assignment, problems=refusal.messages, status=status)
         response = TemplateResponse(
             request,
             "annotation/partials/save_refused.html",
-            {"problems": refusal.messages, "stale": status == 409, "item_url": _item_url(assignment)},
+            {
+                "problems": refusal.messages,
+                "stale": status == 409,
+                "item_url": _item_url(assignment),
+                "confirmable": confirmable,
+                "confirm_value": CONFIRM,
+            },
             status=status,
         )
         response[REFUSED_HEADER] = "1"
+        if confirmable:
+            response[CONFIRM_HEADER] = CONFIRM
         return response
     if submit:
         next_url = _url_of_position(assignment.dataset_id, assignment.next_position)

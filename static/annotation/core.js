@@ -128,7 +128,7 @@
     autosaveTimer = setTimeout(() => send("draft"), AUTOSAVE_DELAY_MS);
   }
 
-  function send(intent) {
+  function send(intent, extra = {}) {
     if (submitting && intent === "draft") return;
     clearTimeout(autosaveTimer);
     clearTimeout(retryTimer);
@@ -136,20 +136,29 @@
     htmx.ajax("POST", form.getAttribute("action"), {
       source: form,
       swap: "none",
-      values: { intent },
+      values: { intent, ...extra },
     }).catch(() => {
       // A failed request is handled (kept and retried) by the htmx:afterRequest listener.
     });
   }
 
-  function saveAndNext() {
+  // The answer the server last asked to confirm (a caution: "Save anyway"); saving that
+  // same answer again confirms it. Any other answer is checked afresh.
+  let awaitingConfirmation = null;
+
+  function saveAndNext(confirming = false) {
     if (config.frozen) {
       showProblems([text.frozen]);
       return;
     }
     if (submitting) return;
     submitting = true;
-    send("submit");
+    const confirm = document.getElementById("confirm-save");
+    if (confirm && (confirming || answerInput.value === awaitingConfirmation)) {
+      send("submit", { confirm: confirm.value });
+    } else {
+      send("submit");
+    }
   }
 
   // What the request in flight carried, to settle the answer state when it returns.
@@ -187,6 +196,7 @@
     }
     if (sent.intent === "submit") submitting = false;
     if (refused) {
+      awaitingConfirmation = xhr.getResponseHeader("X-Polis-Confirm") !== null ? sent.answer : null;
       return; // the server's message is in #answer-problems; the local copy stays
     }
     // Network failure, timeout, server error, lost session: the answer stays in this browser and is sent again.
@@ -207,7 +217,7 @@
   // Implicit submission (Enter in a one-line field, the focused Save button) is a save & next.
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    saveAndNext();
+    saveAndNext(event.submitter?.id === "confirm-save");
   });
 
   // htmx leaves 4xx responses unswapped by default; refusals carry their messages out of band.
@@ -333,9 +343,9 @@
     if (link) link.click();
   }
 
-  registerCore({ code: "Enter", label: text.keySaveNext, run: saveAndNext });
-  registerCore({ code: "NumpadEnter", run: saveAndNext });
-  registerCore({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveNextAnywhere, run: saveAndNext });
+  registerCore({ code: "Enter", label: text.keySaveNext, run: () => saveAndNext() });
+  registerCore({ code: "NumpadEnter", run: () => saveAndNext() });
+  registerCore({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveNextAnywhere, run: () => saveAndNext() });
   registerCore({ code: "KeyP", shift: true, label: text.keyPrevious, run: () => follow("action-previous") });
   registerCore({ code: "KeyS", shift: true, label: text.keySkip, run: () => follow("action-skip") });
   registerCore({ code: "KeyF", shift: true, label: text.keyFlag, run: () => openDialog(flagDialog) });
@@ -382,7 +392,7 @@
     initialAnswer,
     setAnswer,
     keys: { register },
-    saveAndNext,
+    saveAndNext: () => saveAndNext(),
     showProblems,
   };
 

@@ -171,3 +171,21 @@ def test_other_roles_cannot_save(setup):
     client.force_authenticate(make_user("adjudicator"))
     assert client.get(reverse("api_annotations")).status_code == 403
     assert client.get(reverse("api_datasets")).status_code == 403
+
+
+def test_an_unknown_numeral_word_needs_confirmation_through_the_api_too():
+    annotator = make_user("annotator", username="api-liczby")
+    dataset = make_dataset("numerals", [{"id": "n1", "sentence": "Mam [[20]] lat."}], name="liczby-api")
+    assign_in_order(dataset, annotator)
+    client = APIClient()
+    client.force_authenticate(annotator)
+    item = first_item(dataset)
+
+    asked = post(client, item, {"answer": "dwadzieścia prc"})
+    assert asked.status_code == 400 and asked.json()["needs_confirmation"] is True
+    assert "„prc”" in asked.json()["problems"][0]
+    assert not Annotation.objects.exists()
+
+    saved = post(client, item, {"answer": "dwadzieścia prc"}, confirmed=True)
+    assert saved.status_code == 201
+    assert saved.json()["metadata"] == {"confirmed_unknown_words": ["prc"]}

@@ -47,17 +47,45 @@ def test_digits_are_refused_in_the_page(page: Page, live_server, login):
     assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
 
 
-def test_a_form_warning_never_blocks_saving(page: Page, live_server, login):
+def test_an_unknown_word_warns_on_the_first_enter_and_saves_on_the_second(page: Page, live_server, login):
     first, second = assigned_items("numerals", [RECORD, SECOND])
     login(page, first.annotator)
     page.goto(live_server.url + first.url)
 
-    page.locator("#numeral-answer").fill("dwudziesu")
-    expect(page.locator(".numeral-word.not-numeral")).to_have_text("dwudziesu")
-    page.locator("#action-save").click()
+    page.keyboard.type("czterysta trzydzieści prc")
+    page.keyboard.press("Enter")  # at once, before the underline could show
+    expect(page.locator("#answer-problems")).to_contain_text("„prc”")
+    expect(page.locator("#confirm-save")).to_be_visible()
+    expect(page).to_have_url(re.compile(re.escape(first.url) + "$"))
+    assert first.stored() is None or first.stored().status == Annotation.Status.DRAFT
+    page.keyboard.press("Enter")
 
     expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "dwudziesu"}
+    stored = first.stored()
+    assert (stored.answer, stored.status, stored.metadata) == (
+        {"answer": "czterysta trzydzieści prc"}, Annotation.Status.SUBMITTED, {"confirmed_unknown_words": ["prc"]},
+    )
+
+
+def test_a_changed_answer_is_checked_afresh_and_the_button_confirms(page: Page, live_server, login):
+    first, second = assigned_items("numerals", [RECORD, SECOND])
+    login(page, first.annotator)
+    page.goto(live_server.url + first.url)
+    field = page.locator("#numeral-answer")
+
+    page.keyboard.type("xxxx")
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-save")).to_be_visible()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("dwudziesu")
+    page.keyboard.press("Enter")  # another answer: asked again, not saved
+    expect(page.locator("#answer-problems")).to_contain_text("„dwudziesu”")
+    expect(page).to_have_url(re.compile(re.escape(first.url) + "$"))
+    expect(field).to_have_value("dwudziesu")
+    page.locator("#confirm-save").click()  # "zapisz mimo to"
+
+    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
+    assert first.stored().metadata == {"confirmed_unknown_words": ["dwudziesu"]}
 
 
 def test_mouse_and_typing_save(page: Page, live_server, login):
