@@ -9,6 +9,12 @@ from scoring.subtasks import SUBTASK_KEYS, get_subtask
 SUBTASK_CHOICES = [(key, key) for key in SUBTASK_KEYS]
 
 
+def subtask_title(key: str) -> str:
+    """The scorer's English title of subtask ``key``, in the user's language (the catalogue
+    translates it)."""
+    return gettext(get_subtask(key).title)
+
+
 class Dataset(models.Model):
     name = models.CharField(_("name"), max_length=100, unique=True)
     subtask = models.CharField(_("subtask"), max_length=20, choices=SUBTASK_CHOICES)
@@ -41,9 +47,7 @@ class Dataset(models.Model):
 
     @property
     def subtask_title(self) -> str:
-        """The scorer's English title of the subtask, in the user's language (the catalogue
-        translates it)."""
-        return gettext(get_subtask(self.subtask).title)
+        return subtask_title(self.subtask)
 
 
 class Item(models.Model):

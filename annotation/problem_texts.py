@@ -5,6 +5,8 @@ message."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -49,7 +51,6 @@ def problem_text(code: str, default: str) -> str:
     return str(PROBLEM_TEXTS.get(code, default))
 
 
-def problem_message(problem: Problem) -> str:
-    """``field: text`` (or the text alone for a problem of no field)."""
-    text = problem_text(problem.code, problem.message)
-    return f"{problem.field}: {text}" if problem.field else text
+def for_annotator(problem: Problem) -> Problem:
+    """The problem in the annotator's words (scoring's own message where there are none)."""
+    return replace(problem, message=problem_text(problem.code, problem.message))

@@ -1,7 +1,9 @@
 """Database sessions (django.contrib.sessions.backends.db) whose read is one hand-written query.
 
 The session is read on every request; building the ORM query took longer than the database
-took to answer it. Everything else, logout's server-side delete included, is Django's.
+took to answer it. Only the public ``load()`` is replaced, and only for a live session: an
+unknown or expired key goes to Django's own ``load()``, which drops the key so that a new one
+is made on save. Everything else, logout's server-side delete included, is Django's.
 """
 
 from django.contrib.sessions.backends import db
@@ -10,7 +12,9 @@ from django.utils import timezone
 
 
 class SessionStore(db.SessionStore):
-    def _get_session_from_db(self):
+    def load(self) -> dict:
+        if self.session_key is None:
+            return super().load()
         connection = connections[router.db_for_read(self.model)]
         table = connection.ops.quote_name(self.model._meta.db_table)
         with connection.cursor() as cursor:
@@ -20,7 +24,5 @@ class SessionStore(db.SessionStore):
             )
             found = cursor.fetchone()
         if found is None:
-            # As Django's: an unknown or expired key is dropped, and a new one is made on save.
-            self._session_key = None
-            return None
-        return self.model(session_key=self.session_key, session_data=found[0])
+            return super().load()
+        return self.decode(found[0])

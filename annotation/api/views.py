@@ -22,6 +22,8 @@ from annotation.api.serializers import (
     ItemSerializer,
     RefusalSerializer,
 )
+from annotation.errors import Refused
+from annotation.http import refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
@@ -73,30 +75,21 @@ def dataset_items(request: Request, pk: int) -> Response:
     return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
 
 
-def _refused(refusal: annotating.SaveRefused) -> Response:
-    body = {"detail": " ".join(refusal.messages), "problems": refusal.messages}
-    if isinstance(refusal, annotating.StaleVersion):
-        body["current_version"] = refusal.current.version
-        return Response(body, status=status.HTTP_409_CONFLICT)
-    if isinstance(refusal, annotating.DatasetFrozen):
-        return Response(body, status=status.HTTP_403_FORBIDDEN)
-    if isinstance(refusal, annotating.NeedsConfirmation):
-        body["needs_confirmation"] = True
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
-
-
-def _save(assignment: Assignment, data: dict, created_status: int) -> Response:
+def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:
+    page = queues.item_page_of_item(request.user, item_id)
+    if page is None:
+        raise NotFound
     try:
         outcome = annotating.save_answer(
-            assignment=assignment,
+            page=page,
             answer=data["answer"],
             submit=data["status"] == Annotation.Status.SUBMITTED,
             based_on_version=data["version"],
             active_ms=data["active_ms"],
             confirmed=data["confirmed"],
         )
-    except annotating.SaveRefused as refusal:
-        return _refused(refusal)
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = outcome.changed and outcome.annotation.version == 1
     return Response(
         AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
@@ -115,7 +108,7 @@ def _own_annotations(request: Request):
 @extend_schema(
     methods=["POST"],
     request=AnnotationCreateSerializer,
-    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 400: RefusalSerializer,
+    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 422: RefusalSerializer,
                403: RefusalSerializer, 409: RefusalSerializer},
 )
 @api_view(["GET", "POST"])
@@ -132,20 +125,13 @@ def annotation_list(request: Request) -> Response:
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)
     incoming = AnnotationCreateSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
-    assignment = (
-        Assignment.objects.select_related("item", "dataset")
-        .filter(item_id=incoming.validated_data["item"], annotator=request.user)
-        .first()
-    )
-    if assignment is None:
-        raise NotFound
-    return _save(assignment, incoming.validated_data, status.HTTP_201_CREATED)
+    return _save(request, incoming.validated_data["item"], incoming.validated_data, status.HTTP_201_CREATED)
 
 
 @extend_schema(
     methods=["PUT"],
     request=AnnotationWriteSerializer,
-    responses={200: AnnotationSerializer, 400: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
+    responses={200: AnnotationSerializer, 422: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
 )
 @extend_schema(methods=["GET"], responses=AnnotationSerializer)
 @api_view(["GET", "PUT"])
@@ -157,11 +143,4 @@ def annotation_detail(request: Request, pk: int) -> Response:
         return Response(AnnotationSerializer(annotation).data)
     incoming = AnnotationWriteSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
-    assignment = (
-        Assignment.objects.select_related("item", "dataset")
-        .filter(item_id=annotation.item_id, annotator=request.user)
-        .first()
-    )
-    if assignment is None:
-        raise NotFound
-    return _save(assignment, incoming.validated_data, status.HTTP_200_OK)
+    return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)

@@ -5,11 +5,10 @@ skipped. Every function runs a fixed number of queries, whatever the size of the
 """
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db import connection
 from django.db.models import (
     Exists,
     Func,
@@ -19,7 +18,6 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
-from django.db.models.expressions import Col
 from django.db.models.functions import Coalesce
 
 from annotation.models import Annotation, Assignment, Dataset, Item
@@ -144,117 +142,105 @@ def next_unanswered_position(annotator: AbstractBaseUser, dataset_id: int, after
         return cursor.fetchone()[0]
 
 
-ANSWER_FIELD = Annotation._meta.get_field("answer")
+def _json(model: type[Model], field: str, value: str | None):
+    """A JSON column's value as the ORM reads it (the backends hand JSON over as text)."""
+    return model._meta.get_field(field).from_db_value(value, None, connection)
 
 
-def _columns(model: type[Model], alias: str) -> str:
-    """The select list of all of ``model``'s columns, each named ``<alias>__<column>``."""
-    quote = connection.ops.quote_name
-    fields = model._meta.concrete_fields
-    return ", ".join(f"{alias}.{quote(field.column)} AS {quote(f'{alias}__{field.column}')}" for field in fields)
+@dataclass(frozen=True)
+class ItemPage:
+    """One of an annotator's assigned items with everything its page and its saves read.
 
+    Plain values only (no model instances): built by ``item_page`` and ``item_page_of_item``
+    from one query, whichever request it serves (the page, a draft, a submit, a partial).
+    """
 
-@lru_cache(maxsize=32)  # bounded: a connection is per thread
-def _readers(model: type[Model], alias: str, database: BaseDatabaseWrapper) -> list[tuple[str, Col, list]]:
-    """For each of ``model``'s columns: its name in the row, the column, and the converters
-    the ORM applies to its values on this connection (worked out once, not on every row)."""
-    readers = []
-    for field in model._meta.concrete_fields:
-        column = field.get_col(alias)
-        converters = database.ops.get_db_converters(column) + column.get_db_converters(database)
-        readers.append((f"{alias}__{field.column}", column, converters))
-    return readers
+    assignment_id: int
+    annotator_id: int
+    position: int  # in the annotator's own order, 1..n
+    skipped: bool
+    item_id: int
+    external_id: str
+    payload: dict  # the item's input record
+    dataset_id: int
+    dataset_name: str
+    subtask: str
+    frozen: bool
+    answer: dict | None  # the stored answer fields; None: nothing stored yet
+    answer_version: int  # 0: nothing stored yet
+    answer_status: str | None  # an Annotation.Status; None: nothing stored yet
+    progress: Progress  # of the annotator in this dataset
+    previous_position: int | None  # the position before this one in the order; None at the first
+    next_position: int | None  # where save & next goes once this item is submitted; None: none left
 
-
-def _instance(model: type[Model], alias: str, row: dict) -> Model:
-    """A model instance from the ``<alias>__<column>`` values of ``row``, converted from the
-    database's types as the ORM converts them (JSON, datetimes, SQLite booleans)."""
-    database = connections[DEFAULT_DB_ALIAS]
-    values = []
-    for name, column, converters in _readers(model, alias, database):
-        value = row[name]
-        for converter in converters:
-            value = converter(value, column, database)
-        values.append(value)
-    return model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in model._meta.concrete_fields], values)
-
-
-# What the assignment queries bring along besides the assignment, its item and its dataset.
-PAGE = "page"  # all the item page shows (see assignment_for_page)
-NEXT = "next"  # the position save & next goes to once this item is submitted
+    @property
+    def submitted(self) -> bool:
+        return self.answer_status == Annotation.Status.SUBMITTED
 
 
 @cache
-def _assignment_sql(extras: str | None) -> str:
-    columns = [_columns(Assignment, "a"), _columns(Item, "i"), _columns(Dataset, "d")]
-    stored = ""
-    if extras == PAGE:
-        columns += [
-            f"""(SELECT COUNT(*) FROM {_table(Assignment)} mine
-                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id) AS assigned_count""",
-            f"""(SELECT COUNT(*) FROM {_table(Annotation)} done
-                 JOIN {_table(Item)} done_item ON done_item.id = done.item_id
-                 WHERE done.annotator_id = a.annotator_id AND done_item.dataset_id = a.dataset_id
-                   AND done.status = %(submitted)s) AS submitted_count""",
-            f"""(SELECT MAX(mine.position) FROM {_table(Assignment)} mine
-                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
-                   AND mine.position < a.position) AS previous_position""",
-            "stored.answer AS answer, COALESCE(stored.version, 0) AS answer_version, stored.status AS answer_status",
-        ]
-        stored = (
-            f"LEFT JOIN {_table(Annotation)} stored"
-            " ON stored.item_id = a.item_id AND stored.annotator_id = a.annotator_id"
-        )
-    elif extras == NEXT:
-        # This item is left out: once submitted it is answered, which the query cannot see yet.
-        columns.append(
-            f"{_next_unanswered('a.annotator_id', 'a.dataset_id', 'a.position', besides='a.position')} AS next_position"
-        )
+def _item_page_sql(where: str) -> str:
+    # This item is left out of next_position: once submitted it is answered, which the query
+    # cannot see yet.
     return f"""
-        SELECT {", ".join(columns)}
+        SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
+               i.id, i.external_id, i.payload, d.id, d.name, d.subtask, d.frozen,
+               stored.answer, COALESCE(stored.version, 0), stored.status,
+               (SELECT COUNT(*) FROM {_table(Annotation)} done
+                JOIN {_table(Item)} done_item ON done_item.id = done.item_id
+                WHERE done.annotator_id = a.annotator_id AND done_item.dataset_id = a.dataset_id
+                  AND done.status = %(submitted)s),
+               (SELECT COUNT(*) FROM {_table(Assignment)} mine
+                WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id),
+               (SELECT MAX(mine.position) FROM {_table(Assignment)} mine
+                WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
+                  AND mine.position < a.position),
+               {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")}
         FROM {_table(Assignment)} a
         JOIN {_table(Item)} i ON i.id = a.item_id
         JOIN {_table(Dataset)} d ON d.id = a.dataset_id
-        {stored}
-        WHERE a.annotator_id = %(annotator)s AND a.dataset_id = %(dataset)s AND a.position = %(position)s"""
+        LEFT JOIN {_table(Annotation)} stored ON stored.item_id = a.item_id AND stored.annotator_id = a.annotator_id
+        WHERE a.annotator_id = %(annotator)s AND {where}"""
 
 
-def assignment_at(
-    annotator: AbstractBaseUser, dataset_id: int, position: int, extras: str | None = None
-) -> Assignment | None:
-    """The annotator's assignment at ``position`` of their order, with its item and dataset,
-    in one query. ``extras=PAGE`` adds what the item page shows (see assignment_for_page);
-    ``extras=NEXT`` adds ``next_position``, where save & next goes once this item is
-    submitted (``next_unanswered_position`` after it, this item aside; None: none left)."""
-    params = {
-        "annotator": annotator.pk, "dataset": dataset_id, "position": position, "submitted": Annotation.Status.SUBMITTED
-    }
+def _item_page(where: str, params: dict) -> ItemPage | None:
     with connection.cursor() as cursor:
-        cursor.execute(_assignment_sql(extras), params)
-        found = cursor.fetchone()
-        if found is None:
-            return None
-        row = dict(zip((column[0] for column in cursor.description), found))
-    assignment = _instance(Assignment, "a", row)
-    assignment.item = _instance(Item, "i", row)
-    assignment.dataset = _instance(Dataset, "d", row)
-    if extras == PAGE:
-        assignment.assigned_count = row["assigned_count"]
-        assignment.submitted_count = row["submitted_count"]
-        assignment.previous_position = row["previous_position"]
-        assignment.answer = ANSWER_FIELD.from_db_value(row["answer"], None, connection)
-        assignment.answer_version = row["answer_version"]
-        assignment.answer_status = row["answer_status"]
-    elif extras == NEXT:
-        assignment.next_position = row["next_position"]
-    return assignment
+        cursor.execute(_item_page_sql(where), {**params, "submitted": Annotation.Status.SUBMITTED})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, dataset_id, dataset_name,
+     subtask, frozen, answer, answer_version, answer_status, submitted, assigned, previous, next_position) = row
+    return ItemPage(
+        assignment_id=assignment_id,
+        annotator_id=annotator_id,
+        position=position,
+        skipped=bool(skipped),  # SQLite answers 0/1
+        item_id=item_id,
+        external_id=external_id,
+        payload=_json(Item, "payload", payload),
+        dataset_id=dataset_id,
+        dataset_name=dataset_name,
+        subtask=subtask,
+        frozen=bool(frozen),
+        answer=_json(Annotation, "answer", answer),
+        answer_version=answer_version,
+        answer_status=answer_status,
+        progress=Progress(submitted=submitted, assigned=assigned),
+        previous_position=previous,
+        next_position=next_position,
+    )
 
 
-def assignment_for_page(annotator: AbstractBaseUser, dataset_id: int, position: int) -> Assignment | None:
-    """``assignment_at`` with all the item page shows around it, in the same query:
-    ``assigned_count``, ``submitted_count``, ``previous_position`` (the position before it in
-    the order, None at the first) and the stored answer as ``answer``, ``answer_version`` (0:
-    none yet) and ``answer_status`` (None: none yet)."""
-    return assignment_at(annotator, dataset_id, position, extras=PAGE)
+def item_page(annotator: AbstractBaseUser, dataset_id: int, position: int) -> ItemPage | None:
+    """The annotator's assigned item at ``position`` of their order in the dataset (None: no
+    such assignment), in one query."""
+    where = "a.dataset_id = %(dataset)s AND a.position = %(position)s"
+    return _item_page(where, {"annotator": annotator.pk, "dataset": dataset_id, "position": position})
+
+
+def item_page_of_item(annotator: AbstractBaseUser, item_id: int) -> ItemPage | None:
+    """The annotator's assignment of the item ``item_id`` (None: not assigned to them), in one query."""
+    return _item_page("a.item_id = %(item)s", {"annotator": annotator.pk, "item": item_id})
 
 

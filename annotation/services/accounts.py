@@ -21,6 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from annotation.errors import Refused
 from annotation.roles import ADJUDICATOR, ANNOTATOR
 from annotation.services.importing import SourceFile
 from scoring.problems import Problem
@@ -29,14 +30,6 @@ from scoring.problems import Problem
 ACCOUNT_ROLES = (ANNOTATOR, ADJUDICATOR)
 NAME_FIELD, EMAIL_FIELD = "name", "email"
 _HEADER_NAMES = {NAME_FIELD, "e-mail", EMAIL_FIELD, "login", "username"}
-
-
-class AccountsRefused(Exception):
-    """Nothing was created; `problems` says why (file, line and field where they apply)."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -54,10 +47,10 @@ def password_link(user: User) -> str:
 
 
 def create_account(*, name: str, email: str, role: str) -> NewAccount:
-    """One account, or AccountsRefused naming the faulty field."""
+    """One account, or Refused naming the faulty field."""
     cleaned, problems = _checked_rows([(None, name, email)], file=None)
     if problems:
-        raise AccountsRefused(problems)
+        raise Refused(problems)
     return _create(cleaned, role)[0]
 
 
@@ -67,7 +60,7 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
     try:
         text = source.data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise AccountsRefused(
+        raise Refused(
             [Problem("file", _("is not UTF-8 text (byte %(offset)d).") % {"offset": error.start}, "encoding", file=source.name)]
         ) from None
     rows: list[tuple[int, str, str]] = []
@@ -89,7 +82,7 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
     if not rows and not problems:
         problems.append(Problem("file", _("holds no accounts."), "empty", file=source.name))
     if problems:
-        raise AccountsRefused(sorted(problems, key=lambda problem: problem.line or 0))
+        raise Refused(sorted(problems, key=lambda problem: problem.line or 0))
     return _create(cleaned, role)
 
 
@@ -116,7 +109,7 @@ def _checked_rows(rows: list[tuple[int | None, str, str]], file: str | None) -> 
 
 def _create(rows: list[tuple[str, str]], role: str) -> list[NewAccount]:
     if role not in ACCOUNT_ROLES:
-        raise AccountsRefused([Problem("role", _("must be annotator or adjudicator."), "role")])
+        raise Refused([Problem("role", _("must be annotator or adjudicator."), "role")])
     group = Group.objects.get(name=role)
     with transaction.atomic():
         users = [User.objects.create_user(username=name, email=email) for name, email in rows]

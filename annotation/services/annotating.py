@@ -13,49 +13,16 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.errors import DatasetFrozen, NeedsConfirmation, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
-from annotation.problem_texts import problem_message
+from annotation.problem_texts import for_annotator
 from annotation.rules import rule_caution, rule_refusals
+from annotation.selectors.queue import ItemPage
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
 
 CLOCK_SALT = "annotation.active-time-clock"
-
-
-class SaveRefused(Exception):
-    """The answer was not stored; ``messages`` say why, for the annotator."""
-
-    def __init__(self, messages: list[str]):
-        super().__init__("; ".join(messages))
-        self.messages = messages
-
-
-class DatasetFrozen(SaveRefused):
-    def __init__(self) -> None:
-        super().__init__([_("This dataset is frozen: its answers can no longer be changed.")])
-
-
-class StaleVersion(SaveRefused):
-    """Someone saved a different answer since the version this save was based on."""
-
-    def __init__(self, current: Annotation):
-        super().__init__(
-            [
-                _(
-                    "This answer was changed in another tab or browser since you opened it "
-                    "(it is now at version %(version)s), so your change was not saved. "
-                    "Reload the page to see the current answer."
-                )
-                % {"version": current.version}
-            ]
-        )
-        self.current = current
-
-
-class NeedsConfirmation(SaveRefused):
-    """A submit the annotator is asked to confirm (annotation.rules cautions): sent again
-    with ``confirmed=True`` it is saved."""
 
 
 @dataclass(frozen=True)
@@ -71,19 +38,19 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def start_clock(assignment: Assignment) -> str:
+def start_clock(page: ItemPage) -> str:
     """A signed note of when this page (or save) was served, for crediting active time."""
-    return signing.dumps([assignment.annotator_id, assignment.item_id, _now_ms()], salt=CLOCK_SALT)
+    return signing.dumps([page.annotator_id, page.item_id, _now_ms()], salt=CLOCK_SALT)
 
 
-def _clock_started_ms(token: str | None, assignment: Assignment) -> int | None:
+def _clock_started_ms(token: str | None, page: ItemPage) -> int | None:
     if not token:
         return None
     try:
         user_id, item_id, started_ms = signing.loads(token, salt=CLOCK_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if user_id != assignment.annotator_id or item_id != assignment.item_id:
+    if user_id != page.annotator_id or item_id != page.item_id:
         return None
     return started_ms
 
@@ -102,39 +69,39 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 # ---- saving ----
 
 
-def _refusals(assignment: Assignment, answer: object, submit: bool) -> list[str]:
-    subtask = assignment.dataset.subtask
+def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
+    subtask = page.subtask
     if answer is None or answer == {}:
-        return [_("Nothing is chosen or typed yet.")]
+        return [Problem("", _("Nothing is chosen or typed yet."))]
     if not isinstance(answer, dict):
-        return [_("The answer must be a JSON object with the answer fields.")]
+        return [Problem("", _("The answer must be a JSON object with the answer fields."))]
     unstorable_found = [
-        problem_message(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
+        for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
     ]
     if unstorable_found:
         return unstorable_found
     if not submit:
-        return [problem_message(problem) for problem in draft_problems(subtask, answer)]
-    payload = assignment.item.payload
-    found = [problem_message(problem) for problem in answer_problems(subtask, answer, payload)]
-    return found or rule_refusals(subtask, answer, payload)
+        return [for_annotator(problem) for problem in draft_problems(subtask, answer)]
+    payload = page.payload
+    found = [for_annotator(problem) for problem in answer_problems(subtask, answer, payload)]
+    return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]
 
 
-def _locked_annotation(assignment: Assignment) -> Annotation | None:
+def _locked_annotation(page: ItemPage) -> Annotation | None:
     """The stored answer to the assignment's item, locked until the transaction ends (the
     ORM's select_for_update, hand-written: building that query took longer than running it)."""
     table = connection.ops.quote_name(Annotation._meta.db_table)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     found = Annotation.objects.raw(
         f"SELECT * FROM {table} WHERE item_id = %s AND annotator_id = %s{lock}",
-        [assignment.item_id, assignment.annotator_id],
+        [page.item_id, page.annotator_id],
     )
     return next(iter(found), None)
 
 
 def save_answer(
     *,
-    assignment: Assignment,
+    page: ItemPage,
     answer: object,
     submit: bool,
     based_on_version: int,
@@ -151,19 +118,19 @@ def save_answer(
     is refused (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's
     metadata with the annotation (any other save clears it).
     """
-    if assignment.dataset.frozen:
+    if page.frozen:
         raise DatasetFrozen
-    refusals = _refusals(assignment, answer, submit)
+    refusals = _refusals(page, answer, submit)
     if refusals:
-        raise SaveRefused(refusals)
-    caution = rule_caution(assignment.dataset.subtask, answer, assignment.item.payload) if submit else None
+        raise Refused(refusals)
+    caution = rule_caution(page.subtask, answer, page.payload) if submit else None
     if caution is not None and not confirmed:
-        raise NeedsConfirmation([caution.message])
+        raise NeedsConfirmation.because(caution.message)
     metadata = caution.metadata if caution is not None else {}
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     try:
         with transaction.atomic():
-            annotation = _locked_annotation(assignment)
+            annotation = _locked_annotation(page)
             if (
                 annotation is not None
                 and annotation.answer == answer
@@ -174,13 +141,13 @@ def save_answer(
             if annotation is not None and annotation.version != based_on_version:
                 raise StaleVersion(annotation)
             if annotation is not None and annotation.status == Annotation.Status.SUBMITTED and not submit:
-                raise SaveRefused([_("This answer is already submitted: save a change with “Save & next”.")])
-            credited = _credited_ms(active_ms, _clock_started_ms(clock, assignment), annotation)
+                raise Refused.because(_("This answer is already submitted: save a change with “Save & next”."))
+            credited = _credited_ms(active_ms, _clock_started_ms(clock, page), annotation)
             now = timezone.now()
             if annotation is None:
                 annotation = Annotation.objects.create(
-                    item_id=assignment.item_id,
-                    annotator_id=assignment.annotator_id,
+                    item_id=page.item_id,
+                    annotator_id=page.annotator_id,
                     answer=answer,
                     status=status,
                     active_ms=credited,
@@ -208,22 +175,22 @@ def save_answer(
             )
     except IntegrityError:
         # A first save from another tab created the annotation between our read and write.
-        current = Annotation.objects.get(item_id=assignment.item_id, annotator_id=assignment.annotator_id)
+        current = Annotation.objects.get(item_id=page.item_id, annotator_id=page.annotator_id)
         if current.answer == answer and current.status == status and current.metadata == metadata:
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
     return SaveOutcome(annotation, changed=True)
 
 
-def skip(assignment: Assignment) -> None:
+def skip(page: ItemPage) -> None:
     """Send the item to the end of the annotator's queue (it keeps its number)."""
-    Assignment.objects.filter(pk=assignment.pk).update(skipped_at=timezone.now())
+    Assignment.objects.filter(pk=page.assignment_id).update(skipped_at=timezone.now())
 
 
-def raise_flag(assignment: Assignment, comment: str) -> Flag:
+def raise_flag(page: ItemPage, comment: str) -> Flag:
     comment = comment.strip()
     if not comment:
-        raise SaveRefused([_("Say in a comment what is wrong with this item.")])
+        raise Refused.because(_("Say in a comment what is wrong with this item."))
     if unstorable(comment):
-        raise SaveRefused([_("The comment holds the character U+0000, which cannot be stored: remove it.")])
-    return Flag.objects.create(item_id=assignment.item_id, raised_by_id=assignment.annotator_id, comment=comment)
+        raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
+    return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

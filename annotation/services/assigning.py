@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
+from django.utils.translation import gettext as _
 
+from annotation.errors import Refused
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
-
-
-class AssignmentRefused(Exception):
-    """Nothing was changed; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +41,11 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
     """Give every item `per_item` distinct annotators, adding to what exists, never removing."""
     _check_annotators(dataset, annotators)
     if per_item < 1:
-        raise AssignmentRefused("annotators per item must be at least 1")
+        raise Refused.because(_("annotators per item must be at least 1"))
     if per_item > len(annotators):
-        raise AssignmentRefused(
-            f"{per_item} annotators per item need at least {per_item} annotators; {len(annotators)} given"
+        raise Refused.because(
+            _("%(per_item)d annotators per item need at least %(per_item)d annotators; %(given)d given")
+            % {"per_item": per_item, "given": len(annotators)}
         )
     with transaction.atomic():
         dataset = _lock(dataset)
@@ -103,9 +102,9 @@ def release(dataset: Dataset, departed: User, annotators: list[User] | None = No
         for item_id in released_ids:
             candidates = [user for user in annotators if user.pk not in assignees[item_id]]
             if not candidates:
-                raise AssignmentRefused(
-                    f"no other annotator can take item {_external_id(item_id)}: "
-                    f"{', '.join(user.get_username() for user in annotators)} have it already; add annotators"
+                raise Refused.because(
+                    _("no other annotator can take item %(item)s: %(annotators)s have it already; add annotators")
+                    % {"item": _external_id(item_id), "annotators": ", ".join(user.get_username() for user in annotators)}
                 )
             user = _least_loaded(candidates, load, rng)[0]
             new[user].add(item_id)
@@ -123,20 +122,23 @@ def release(dataset: Dataset, departed: User, annotators: list[User] | None = No
 
 def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     if not annotators:
-        raise AssignmentRefused("no annotators given")
+        raise Refused.because(_("no annotators given"))
     if len({user.pk for user in annotators}) != len(annotators):
-        raise AssignmentRefused("an annotator is named twice")
+        raise Refused.because(_("an annotator is named twice"))
     refusals = []
     for user in annotators:
         name = user.get_username()
         if can_see_gold(user, dataset):
-            refusals.append(f"{name} can see the gold of {dataset.name} and so cannot annotate it")
+            refusals.append(
+                _("%(name)s can see the gold of %(dataset)s and so cannot annotate it")
+                % {"name": name, "dataset": dataset.name}
+            )
         elif not user.is_active:
-            refusals.append(f"{name} is not an active account")
+            refusals.append(_("%(name)s is not an active account") % {"name": name})
         elif not has_role(user, ANNOTATOR):
-            refusals.append(f"{name} is not in the annotator group")
+            refusals.append(_("%(name)s is not in the annotator group") % {"name": name})
     if refusals:
-        raise AssignmentRefused("; ".join(refusals))
+        raise Refused.because(*refusals)
 
 
 def _lock(dataset: Dataset) -> Dataset:

@@ -14,17 +14,9 @@ from pathlib import Path
 
 from django.contrib.auth.models import User
 
+from annotation.errors import NotExportable
 from annotation.models import Annotation, Assignment, Dataset
-from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
-
-
-class ExportRefused(Exception):
-    """The answers do not make a valid submission; nothing was written."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -52,7 +44,7 @@ def jsonl_bytes(records: list[dict]) -> bytes:
 
 
 def build_submission(dataset: Dataset, annotator: User) -> Submission:
-    """The annotator's submitted answers of the dataset, checked; raises ExportRefused."""
+    """The annotator's submitted answers of the dataset, checked; raises NotExportable."""
     answers = (
         Annotation.objects.filter(item__dataset=dataset, annotator=annotator, status=Annotation.Status.SUBMITTED)
         .order_by("item__ordinal")
@@ -73,7 +65,7 @@ def build_submission(dataset: Dataset, annotator: User) -> Submission:
         dataset.subtask, submission.to_bytes(), submission.filename, inputs, partial=True
     )
     if problems:
-        raise ExportRefused(problems)
+        raise NotExportable(problems)
     return submission
 
 

@@ -12,19 +12,12 @@ from django.db import IntegrityError, transaction
 
 from annotation.models import Dataset, GoldAnswer, Item
 from annotation.storable import UNSTORABLE, unstorable_fields
+from annotation.errors import Refused
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.validation import check_gold, check_inputs
 
 BATCH_SIZE = 2000
-
-
-class ImportRefused(Exception):
-    """Nothing was written; `problems` says why (file, line and field where they apply)."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -48,7 +41,7 @@ def import_dataset(
     gold_synthetic: bool = False,
     created_by: AbstractBaseUser | None = None,
 ) -> Dataset:
-    """Create a dataset from one inputs file (and optionally its gold) or raise ImportRefused."""
+    """Create a dataset from one inputs file (and optionally its gold) or raise Refused."""
     problems = _name_problems(name)
     records, input_problems = check_inputs(subtask, inputs.data, inputs.name)
     problems += input_problems
@@ -67,7 +60,7 @@ def import_dataset(
         )
         problems += gold_problems
     if problems:
-        raise ImportRefused(problems)
+        raise Refused(problems)
 
     try:
         with transaction.atomic():
@@ -90,7 +83,7 @@ def import_dataset(
                 _create_gold(dataset, gold_records)
     except IntegrityError:
         # Another import created the same name between the check and the insert.
-        raise ImportRefused([_dataset_exists(name)]) from None
+        raise Refused([_dataset_exists(name)]) from None
     return dataset
 
 
@@ -100,14 +93,14 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
         # The row lock serialises two gold imports of the same dataset.
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
         if GoldAnswer.objects.filter(item__dataset=dataset).exists():
-            raise ImportRefused(
+            raise Refused(
                 [Problem("dataset", f"dataset {dataset.name!r} already has gold; it is never replaced", file=gold.name)]
             )
         inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
         records, problems = check_gold(dataset.subtask, gold.data, gold.name, inputs)
         problems += _storage_problems(gold.name, read_jsonl(gold.data, gold.name)[0])
         if problems:
-            raise ImportRefused(problems)
+            raise Refused(problems)
         _create_gold(dataset, records)
         dataset.gold_synthetic = gold_synthetic
         dataset.save(update_fields=["gold_synthetic"])

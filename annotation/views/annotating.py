@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation.errors import NeedsConfirmation, Refused
 from annotation.forms import OwnAnswersFilter
-from annotation.models import Annotation, Assignment, Dataset
+from annotation.http import refusal_status
+from annotation.models import Dataset, subtask_title
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
@@ -36,8 +38,8 @@ CONFIRM = "1"
 annotator_required = role_required(ANNOTATOR)
 
 
-def _item_url(assignment: Assignment) -> str:
-    return reverse("annotate_item", args=[assignment.dataset_id, assignment.position])
+def _item_url(page: queues.ItemPage) -> str:
+    return reverse("annotate_item", args=[page.dataset_id, page.position])
 
 
 def _next_url(request: HttpRequest, dataset_id: int, after_position: int = 0) -> str:
@@ -99,66 +101,49 @@ def my_answers(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpResponse:
     """The item page; POST intents draft/submit/skip/flag; ?partial=<name> goes to the widget."""
-    partial = request.GET.get("partial")
-    if request.method == "GET" and partial is None:
-        assignment = queues.assignment_for_page(request.user, dataset_pk, position)
-        if assignment is None:
-            raise Http404
-        return _item_page(request, assignment)
-    # Saves and partials skip the page's progress counts: they run on every answer. A submit
-    # finds where save & next goes in the same query.
-    submitting = partial is None and request.POST.get("intent") == "submit"
-    assignment = queues.assignment_at(request.user, dataset_pk, position, extras=queues.NEXT if submitting else None)
-    if assignment is None:
+    page = queues.item_page(request.user, dataset_pk, position)
+    if page is None:
         raise Http404
-    widget = widget_for(assignment.dataset.subtask)
+    partial = request.GET.get("partial")
     if partial is not None:
-        if partial not in widget.partials:
+        partials = widget_for(page.subtask).partials
+        if partial not in partials:
             raise Http404
-        return widget.partials[partial](request, assignment.item)
+        return partials[partial](request, page)
+    if request.method == "GET":
+        return _item_page(request, page)
     intent = request.POST.get("intent")
     if intent in ("draft", "submit"):
-        return _save(request, assignment, submit=intent == "submit")
+        return _save(request, page, submit=intent == "submit")
     if intent == "skip":
-        annotating.skip(assignment)
-        return redirect(_next_url(request, dataset_pk, assignment.position))
+        annotating.skip(page)
+        return redirect(_next_url(request, dataset_pk, page.position))
     if intent == "flag":
-        return _flag(request, assignment)
+        return _flag(request, page)
     return HttpResponseBadRequest(_("Unknown action."))
 
 
 def _item_page(
-    request: HttpRequest, assignment: Assignment, problems: list[str] | None = None, status: int = 200
+    request: HttpRequest, page: queues.ItemPage, problems: list[str] | None = None, status: int = 200
 ) -> TemplateResponse:
-    """The page of an assignment from ``assignment_for_page``."""
-    widget = widget_for(assignment.dataset.subtask)
-    answer = assignment.answer
-    submitted = assignment.answer_status == Annotation.Status.SUBMITTED
-    payload = assignment.item.payload
-    dataset = assignment.dataset
+    widget = widget_for(page.subtask)
     config = {
-        "frozen": dataset.frozen,
-        "submitted": submitted,
-        "storageKey": f"{assignment.annotator_id}:{assignment.item_id}",
+        "frozen": page.frozen,
+        "submitted": page.submitted,
+        "storageKey": f"{page.annotator_id}:{page.item_id}",
         "messages": _script_messages(get_language()),
     }
     context = {
-        "assignment": assignment,
-        "dataset": dataset,
-        "subtask_title": dataset.subtask_title,
-        "item": assignment.item,
-        "payload": payload,
-        "answer": answer,
-        "answer_version": assignment.answer_version,
-        "submitted": submitted,
-        "progress": queues.Progress(submitted=assignment.submitted_count, assigned=assignment.assigned_count),
-        "previous_position": assignment.previous_position,
+        "page": page,
+        "subtask_title": subtask_title(page.subtask),
+        "payload": page.payload,
+        "answer": page.answer,
         "widget": widget,
-        "guideline_template": f"annotation/guidelines/{dataset.subtask}.html",
-        "clock": annotating.start_clock(assignment),
+        "guideline_template": f"annotation/guidelines/{page.subtask}.html",
+        "clock": annotating.start_clock(page),
         "config": config,
         "problems": problems or [],
-        **widget.context(payload, answer),
+        **widget.context(page.payload, page.answer),
     }
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
@@ -199,22 +184,14 @@ def _posted_int(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _refusal_status(refusal: annotating.SaveRefused) -> int:
-    if isinstance(refusal, annotating.StaleVersion):
-        return 409
-    if isinstance(refusal, annotating.DatasetFrozen):
-        return 403
-    return 422
-
-
-def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpResponse:
+def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
     try:
         answer = json.loads(request.POST.get("answer") or "null")
     except (ValueError, RecursionError):  # RecursionError: nested too deep to read
         answer = None
     try:
         outcome = annotating.save_answer(
-            assignment=assignment,
+            page=page,
             answer=answer,
             submit=submit,
             based_on_version=_posted_int(request, "version"),
@@ -222,19 +199,20 @@ def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpRes
             clock=request.POST.get("clock"),
             confirmed=request.POST.get("confirm") == CONFIRM,
         )
-    except annotating.SaveRefused as refusal:
-        status = _refusal_status(refusal)
-        confirmable = isinstance(refusal, annotating.NeedsConfirmation)
+    except Refused as refusal:
+        status = refusal_status(refusal)
+        confirmable = isinstance(refusal, NeedsConfirmation)
         if not request.htmx:
-            page_assignment = queues.assignment_for_page(request.user, assignment.dataset_id, assignment.position)
-            return _item_page(request, page_assignment, problems=refusal.messages, status=status)
+            # Read again: the answer a stale save lost to is newer than the page read before it.
+            current = queues.item_page(request.user, page.dataset_id, page.position)
+            return _item_page(request, current, problems=refusal.messages, status=status)
         response = TemplateResponse(
             request,
             "annotation/partials/save_refused.html",
             {
                 "problems": refusal.messages,
                 "stale": status == 409,
-                "item_url": _item_url(assignment),
+                "item_url": _item_url(page),
                 "confirmable": confirmable,
                 "confirm_value": CONFIRM,
             },
@@ -245,29 +223,32 @@ def _save(request: HttpRequest, assignment: Assignment, submit: bool) -> HttpRes
             response[CONFIRM_HEADER] = CONFIRM
         return response
     if submit:
-        next_url = _url_of_position(assignment.dataset_id, assignment.next_position)
+        next_url = _url_of_position(page.dataset_id, page.next_position)
         response = HttpResponseClientRedirect(next_url) if request.htmx else redirect(next_url)
     else:
         response = TemplateResponse(
             request,
             "annotation/partials/save_done.html",
-            {"annotation": outcome.annotation, "clock": annotating.start_clock(assignment)},
+            {"annotation": outcome.annotation, "clock": annotating.start_clock(page)},
         )
     response[SAVED_HEADER] = str(outcome.annotation.version)
     return response
 
 
-def _flag(request: HttpRequest, assignment: Assignment) -> HttpResponse:
+def _flag(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:
     try:
-        annotating.raise_flag(assignment, request.POST.get("comment", ""))
-    except annotating.SaveRefused as refusal:
+        annotating.raise_flag(page, request.POST.get("comment", ""))
+    except Refused as refusal:
         if not request.htmx:
             messages.error(request, " ".join(refusal.messages))
-            return redirect(_item_url(assignment))
+            return redirect(_item_url(page))
         return TemplateResponse(
-            request, "annotation/partials/flag_result.html", {"problems": refusal.messages}, status=422
+            request,
+            "annotation/partials/flag_result.html",
+            {"problems": refusal.messages},
+            status=refusal_status(refusal),
         )
     if not request.htmx:
         messages.success(request, _("Thank you: the organizers will look at this item."))
-        return redirect(_item_url(assignment))
+        return redirect(_item_url(page))
     return TemplateResponse(request, "annotation/partials/flag_result.html", {"problems": []})

@@ -21,6 +21,8 @@ from annotation.forms import (
     ReleaseForm,
     ResolveFlagForm,
 )
+from annotation.errors import Refused
+from annotation.http import refusal_status
 from annotation.models import Dataset, Flag
 from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.accounts import accounts_by_role
@@ -30,21 +32,10 @@ from annotation.selectors.progress import (
     dataset_overview,
     datasets_overview,
 )
-from annotation.services.accounts import (
-    AccountsRefused,
-    create_account,
-    create_accounts_from_csv,
-    password_link,
-    set_active,
-)
-from annotation.services.assigning import AssignmentRefused, assign, release
-from annotation.services.exporting import ExportRefused, build_submission
-from annotation.services.importing import (
-    ImportRefused,
-    SourceFile,
-    import_dataset,
-    import_gold,
-)
+from annotation.services.accounts import create_account, create_accounts_from_csv, password_link, set_active
+from annotation.services.assigning import assign, release
+from annotation.services.exporting import build_submission
+from annotation.services.importing import SourceFile, import_dataset, import_gold
 from annotation.services.organizing import resolve_flag, set_frozen
 
 organizer_required = role_required(ORGANIZER)
@@ -109,7 +100,7 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
-    problems = []
+    problems, status = [], 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -121,13 +112,13 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                 gold_synthetic=data["gold_synthetic"],
                 created_by=request.user,
             )
-        except ImportRefused as refused:
-            problems = refused.problems
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
         else:
             messages.success(request, _("Dataset %(name)s imported.") % {"name": dataset.name})
             return redirect("organizer_dataset", pk=dataset.pk)
     return TemplateResponse(
-        request, "annotation/organizer/import.html", {"form": form, "problems": problems}
+        request, "annotation/organizer/import.html", {"form": form, "problems": problems}, status=status
     )
 
 
@@ -136,7 +127,7 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset = get_object_or_404(Dataset, pk=pk)
     form = GoldForm(request.POST or None, request.FILES or None)
-    problems = []
+    problems, status = [], 200
     if request.method == "POST" and form.is_valid():
         try:
             count = import_gold(
@@ -144,8 +135,8 @@ def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 gold=_source(form.cleaned_data["gold"]),
                 gold_synthetic=form.cleaned_data["gold_synthetic"],
             )
-        except ImportRefused as refused:
-            problems = refused.problems
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
         else:
             messages.success(request, _("%(count)d gold answers imported.") % {"count": count})
             return redirect("organizer_dataset", pk=dataset.pk)
@@ -153,6 +144,7 @@ def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "annotation/organizer/import_gold.html",
         {"dataset": dataset, "form": form, "problems": problems},
+        status=status,
     )
 
 
@@ -165,6 +157,7 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
     assign_form = AssignForm(request.POST if action == "assign" else None)
     release_form = ReleaseForm(request.POST if action == "release" else None, dataset=dataset)
     form = assign_form if action == "assign" else release_form
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             if action == "assign":
@@ -173,8 +166,10 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             else:
                 result = release(dataset, form.cleaned_data["departed"])
-        except AssignmentRefused as refused:
-            form.add_error(None, str(refused))
+        except Refused as refused:
+            for message in refused.messages:
+                form.add_error(None, message)
+            status = refusal_status(refused)
         else:
             messages.success(
                 request,
@@ -190,6 +185,7 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
             "release_form": release_form,
             "progress": annotator_progress(dataset),
         },
+        status=status,
     )
 
 
@@ -203,12 +199,12 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
     user = get_object_or_404(User, username=annotator)
     try:
         submission = build_submission(dataset, user)
-    except ExportRefused as refused:
+    except Refused as refused:
         return TemplateResponse(
             request,
             "annotation/organizer/export.html",
             {"dataset": dataset, "annotator": user, "problems": refused.problems},
-            status=409,
+            status=refusal_status(refused),
         )
     download = request.GET.get("download")
     if download == "unanswered":
@@ -249,7 +245,7 @@ def accounts(request: HttpRequest) -> HttpResponse:
                         made = [create_account(name=data["name"], email=data["email"], role=data["role"])]
                     else:
                         made = create_accounts_from_csv(source=_source(data["accounts"]), role=data["role"])
-                except AccountsRefused as refused:
+                except Refused as refused:
                     problems = refused.problems
                 else:
                     links = [(new.user, request.build_absolute_uri(new.password_link)) for new in made]
@@ -262,7 +258,7 @@ def accounts(request: HttpRequest) -> HttpResponse:
                 dataset = _posted_object(request, Dataset, "dataset")
                 try:
                     result = release(dataset, user)
-                except AssignmentRefused as refused:
+                except Refused as refused:
                     messages.error(request, str(refused))
                 else:
                     messages.success(request, _("%(count)d assignments added.") % {"count": result.total_added})

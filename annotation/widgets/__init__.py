@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from scoring.subtasks import SUBTASK_KEYS
 
 if TYPE_CHECKING:
-    from annotation.models import Item
+    from annotation.selectors.queue import ItemPage
 
 
 def compact_json(payload: dict, answer: dict) -> str:
@@ -34,7 +34,7 @@ class Widget:
     # (item payload, current answer fields or None) -> extra template context.
     context: Callable[[dict, dict | None], dict]
     # htmx partials, served by the item view for ?partial=<name> (GET or POST).
-    partials: Mapping[str, Callable[[HttpRequest, Item], HttpResponse]] = field(default_factory=dict)
+    partials: Mapping[str, Callable[[HttpRequest, ItemPage], HttpResponse]] = field(default_factory=dict)
     # (item payload, stored answer) -> the answer in one line, in the subtask's own terms
     # (text, escaped by the template, or SafeString built from escaped parts).
     summary: Callable[[dict, dict], str] = compact_json

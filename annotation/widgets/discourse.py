@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.http import (
     HttpRequest,
@@ -26,12 +26,15 @@ from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
 
 from annotation.discourse_relations import RELATION_GUIDES
-from annotation.models import Item
 from annotation.problem_texts import problem_text
 from annotation.widgets import Widget, compact_json
 from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
 
 _GUIDE_BY_LABEL = {guide.label: guide for guide in RELATION_GUIDES}
+
+if TYPE_CHECKING:
+    from annotation.selectors.queue import ItemPage
+
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
 SNIPPET_LENGTH = 60
 
@@ -214,7 +217,7 @@ def _script_text() -> dict:
     }
 
 
-def tree_partial(request: HttpRequest, item: Item) -> HttpResponse:
+def tree_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     """The drawn tree and its problems for the draft posted as `answer` (nothing is saved)."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
@@ -224,7 +227,7 @@ def tree_partial(request: HttpRequest, item: Item) -> HttpResponse:
         return HttpResponseBadRequest(gettext("answer: not valid JSON."))
     if not isinstance(answer, dict):
         return HttpResponseBadRequest(gettext("answer: must be a JSON object."))
-    return render(request, PARTIAL_TEMPLATE, tree_view(item.payload, answer))
+    return render(request, PARTIAL_TEMPLATE, tree_view(page.payload, answer))
 
 
 def summary(payload: dict, answer: dict) -> str:

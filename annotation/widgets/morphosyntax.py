@@ -19,7 +19,7 @@ from annotation.widgets import Widget, compact_json
 from scoring.subtasks.morphosyntax import CORRECT, INCORRECT
 
 if TYPE_CHECKING:
-    from annotation.models import Item
+    from annotation.selectors.queue import ItemPage
 
 # A word, or one punctuation mark, with the white space before it: a changed comma shows
 # as a changed comma, not as a changed word.
@@ -73,9 +73,9 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
-def diff_partial(request: HttpRequest, item: Item) -> HttpResponse:
+def diff_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    sentence = str(item.payload.get("sentence", ""))
+    sentence = str(page.payload.get("sentence", ""))
     corrected = data.get("corrected_sentence", sentence)[:MAX_DIFF_CHARS]
     return render(request, "annotation/widgets/morphosyntax_diff.html", _diff_context(sentence, corrected))
 

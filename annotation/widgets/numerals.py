@@ -15,7 +15,7 @@ from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import NUMERAL_TARGET, highlight
 
 if TYPE_CHECKING:
-    from annotation.models import Item
+    from annotation.selectors.queue import ItemPage
 
 # The text field's name; not "answer", which the item page's form already uses.
 FIELD = "numeral"
@@ -44,9 +44,9 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
-def form_check_partial(request: HttpRequest, item: Item) -> HttpResponse:
+def form_check_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    context = _check_context(data.get(FIELD, ""), item.payload)
+    context = _check_context(data.get(FIELD, ""), page.payload)
     return render(request, "annotation/widgets/numerals_check.html", context)
 
 

@@ -1,7 +1,6 @@
 """Shared builders for the annotator tests: small wsd datasets assigned in input order."""
 
 import pytest
-from django.urls import reverse
 
 from tests.factories import assign_in_order, make_dataset, make_user
 
@@ -21,15 +20,6 @@ def wsd_records(count: int) -> list[dict]:
 
 def morphosyntax_records(count: int) -> list[dict]:
     return [{"id": f"m-{number}", "sentence": f"Kot {number} śpią na kanapie."} for number in range(1, count + 1)]
-
-
-def item_url(dataset, position: int) -> str:
-    return reverse("annotate_item", args=[dataset.pk, position])
-
-
-def htmx_post(client, url: str, data: dict, **extra):
-    """A POST as the item page's script sends it (htmx)."""
-    return client.post(url, data, HTTP_HX_REQUEST="true", **extra)
 
 
 @pytest.fixture

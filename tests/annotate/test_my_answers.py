@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Annotation, Assignment
-from tests.annotate.conftest import item_url, wsd_records
+from tests.annotate.conftest import wsd_records
+from tests.item_pages import item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 COMMAS = {"id": "c1", "sentence_with_positions": "Na [1] plaży [2] kobieta [3] stawia [4] dziecko."}

@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from annotation.widgets import WIDGETS
-from tests.annotate.conftest import GOLD_MARK, htmx_post, item_url, morphosyntax_records, wsd_records
+from tests.annotate.conftest import GOLD_MARK, morphosyntax_records, wsd_records
+from tests.item_pages import htmx_get, htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -33,11 +34,11 @@ def test_partials_go_to_the_subtasks_widget(client):
     client.force_login(annotator)
     name = next(iter(WIDGETS["morphosyntax"].partials))
     url = item_url(dataset, 1) + f"?partial={name}"
-    assert client.get(url, HTTP_HX_REQUEST="true").status_code != 404
-    assert client.get(item_url(dataset, 1) + "?partial=no-such-partial", HTTP_HX_REQUEST="true").status_code == 404
+    assert htmx_get(client, url).status_code != 404
+    assert htmx_get(client, item_url(dataset, 1) + "?partial=no-such-partial").status_code == 404
     other = make_user("annotator")
     client.force_login(other)
-    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 404  # not their item
+    assert htmx_get(client, url).status_code == 404  # not their item
 
 
 def annotator_responses(client, dataset) -> dict[str, str]:

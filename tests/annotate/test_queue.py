@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Annotation
-from tests.annotate.conftest import htmx_post, item_url, wsd_records
+from tests.annotate.conftest import wsd_records
+from tests.item_pages import htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db

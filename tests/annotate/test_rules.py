@@ -11,7 +11,7 @@ from annotation.rules import RULES, rule_refusals
 from scoring.subtasks import SUBTASKS
 from scoring.validation import answer_problems
 from tests.factories import assign_in_order, make_dataset, make_user
-from tests.widgets.item_pages import AssignedItem
+from tests.item_pages import AssignedItem
 
 NUMERAL_ITEM = {"id": "n1", "sentence": "Przez miesiąc firma odmówiła tylko [[20]] osobom."}
 MORPHOSYNTAX_ITEM = {"id": "m1", "sentence": "Ala ma kota."}

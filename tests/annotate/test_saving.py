@@ -8,7 +8,7 @@ from django.core import signing
 
 from annotation.models import Annotation, AnnotationRevision, Flag
 from annotation.services.annotating import CLOCK_SALT
-from tests.annotate.conftest import htmx_post, item_url
+from tests.item_pages import htmx_post, item_url
 
 pytestmark = pytest.mark.django_db
 

@@ -98,7 +98,7 @@ def test_create_resubmit_update_and_stale_save(setup):
 
 def test_refusals_name_the_field_and_store_nothing(setup):
     response = post(setup["client"], first_item(setup["mine"]), {"answer": "E"})
-    assert response.status_code == 400
+    assert response.status_code == 422  # as on the item page
     assert any(problem.startswith("answer") for problem in response.json()["problems"])
     missing = setup["client"].post(reverse("api_annotations"), {"item": first_item(setup["mine"]).pk}, format="json")
     assert missing.status_code == 400 and "answer" in missing.json()
@@ -182,7 +182,7 @@ def test_an_unknown_numeral_word_needs_confirmation_through_the_api_too():
     item = first_item(dataset)
 
     asked = post(client, item, {"answer": "dwadzieścia prc"})
-    assert asked.status_code == 400 and asked.json()["needs_confirmation"] is True
+    assert asked.status_code == 422 and asked.json()["needs_confirmation"] is True
     assert "„prc”" in asked.json()["problems"][0]
     assert not Annotation.objects.exists()
 

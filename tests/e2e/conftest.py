@@ -2,6 +2,10 @@
 
 Fixtures for every browser test:
 - `login(page, user, password=DEFAULT_PASSWORD)`: log in through the real login form.
+- `open_item(page, path)`: open an item page of the live server and wait for its script.
+- `open_items(subtask, records)`: the records as one dataset assigned in input order to a new
+  annotator, logged in, with the first item open in `page`; returns the `AssignedItem`s
+  (tests/item_pages.py: `.url`, `.annotator`, `.stored()` reads the stored answer).
 - `foreign_requests`: URLs the test's `page` (its whole browser context) requested
   from any host other than the live server; `record_foreign_requests(context)` does
   the same for a context a test opens itself. Every test that uses `page` also fails
@@ -19,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.factories import DEFAULT_PASSWORD
+from tests.item_pages import AssignedItem, assigned_items
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -62,6 +67,26 @@ def login(live_server) -> Callable[..., None]:
         expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
     return log_in
+
+
+@pytest.fixture
+def open_item(live_server) -> Callable[[Page, str], None]:
+    def open_page(page: Page, path: str) -> None:
+        page.goto(live_server.url + path)
+        page.wait_for_function("window.Polis !== undefined")  # the page's script is ready
+
+    return open_page
+
+
+@pytest.fixture
+def open_items(page: Page, login, open_item) -> Callable[[str, list[dict]], list[AssignedItem]]:
+    def open_first(subtask: str, records: list[dict]) -> list[AssignedItem]:
+        items = assigned_items(subtask, records)
+        login(page, items[0].annotator)
+        open_item(page, items[0].url)
+        return items
+
+    return open_first
 
 
 @pytest.fixture

@@ -30,11 +30,6 @@ def item_path(dataset, position: int) -> str:
     return f"/annotate/{dataset.pk}/{position}/"
 
 
-def open_item(page: Page, live_server, dataset, position: int = 1) -> None:
-    page.goto(live_server.url + item_path(dataset, position))
-    page.wait_for_function("window.Polis !== undefined")
-
-
 def set_answer(page: Page, answer: dict) -> None:
     # Through the core, past the widget: so the focus leaves the widget's cards, where
     # Enter would choose the focused card instead of saving.
@@ -53,10 +48,10 @@ def posts(page: Page, dataset, position: int) -> list[dict]:
     return sent
 
 
-def test_keyboard_save_and_next_previous_skip_and_help(page: Page, live_server, login, queue, page_errors):
+def test_keyboard_save_and_next_previous_skip_and_help(page: Page, login, open_item, queue, page_errors):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     sent = posts(page, dataset, 1)
 
     set_answer(page, {"answer": "C"})
@@ -91,10 +86,10 @@ def test_keyboard_save_and_next_previous_skip_and_help(page: Page, live_server, 
     assert page_errors == []
 
 
-def test_shortcuts_stay_quiet_while_typing_composing_or_with_alt(page: Page, live_server, login, queue, page_errors):
+def test_shortcuts_stay_quiet_while_typing_composing_or_with_alt(page: Page, login, open_item, queue, page_errors):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset, 2)
+    open_item(page, item_path(dataset, 2))
     sent = posts(page, dataset, 2)
     page.evaluate(
         """() => {
@@ -144,7 +139,7 @@ def test_shortcuts_stay_quiet_while_typing_composing_or_with_alt(page: Page, liv
 
 
 def test_a_stale_save_from_a_second_browser_is_refused_and_the_first_answer_kept(
-    page: Page, live_server, login, queue, record_foreign_requests, page_errors
+    page: Page, login, open_item, queue, record_foreign_requests, page_errors
 ):
     annotator, dataset = queue
     login(page, annotator)
@@ -152,8 +147,8 @@ def test_a_stale_save_from_a_second_browser_is_refused_and_the_first_answer_kept
     record_foreign_requests(second)
     other = second.new_page()
     login(other, annotator)
-    open_item(page, live_server, dataset)
-    open_item(other, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
+    open_item(other, item_path(dataset, 1))
 
     set_answer(page, {"answer": "A"})
     page.keyboard.press("Enter")
@@ -176,10 +171,10 @@ def test_a_stale_save_from_a_second_browser_is_refused_and_the_first_answer_kept
 
 
 @pytest.mark.parametrize("failure", ["aborted", "bad gateway", "login page"])
-def test_a_failed_autosave_is_kept_retried_and_lands(page: Page, live_server, login, queue, page_errors, failure):
+def test_a_failed_autosave_is_kept_retried_and_lands(page: Page, login, open_item, queue, page_errors, failure):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     aborted: list[str] = []
 
     def abort_first_post(route: Route) -> None:
@@ -208,30 +203,30 @@ def test_a_failed_autosave_is_kept_retried_and_lands(page: Page, live_server, lo
     assert page_errors == []
 
 
-def test_a_change_that_never_reached_the_server_is_restored_after_reload(page: Page, live_server, login, queue, page_errors):
+def test_a_change_that_never_reached_the_server_is_restored_after_reload(page: Page, login, open_item, queue, page_errors):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     page.route(re.compile(re.escape(item_path(dataset, 1)) + "$"),
                lambda route: route.abort() if route.request.method == "POST" else route.continue_())
     set_answer(page, {"answer": "B"})
     expect(page.locator("#save-status")).to_contain_text("Not saved")
     page.unroute(re.compile(re.escape(item_path(dataset, 1)) + "$"))
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     assert page.evaluate("Polis.initialAnswer()") == {"answer": "B"}
     expect(page.locator("#save-status")).to_contain_text("Draft saved", timeout=10_000)
     assert Annotation.objects.get().answer == {"answer": "B"}
     assert page_errors == []
 
 
-def test_the_raw_json_form_answers_by_keyboard(page: Page, live_server, login, queue, page_errors, monkeypatch):
+def test_the_raw_json_form_answers_by_keyboard(page: Page, login, open_item, queue, page_errors, monkeypatch):
     from annotation import widgets
     from annotation.widgets.raw import raw_widget
 
     monkeypatch.setitem(widgets.WIDGETS, "wsd", raw_widget("wsd"))  # the fallback of a subtask without a widget
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     field = page.locator("#raw-answer")
     expect(page.locator(".raw-item")).to_contain_text(dataset.items.get(ordinal=0).payload["reference_sentence"])
     field.focus()
@@ -253,10 +248,10 @@ def test_the_raw_json_form_answers_by_keyboard(page: Page, live_server, login, q
     assert page_errors == []
 
 
-def test_active_time_pauses_while_the_tab_is_hidden(page: Page, live_server, login, queue, page_errors):
+def test_active_time_pauses_while_the_tab_is_hidden(page: Page, login, open_item, queue, page_errors):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset)
+    open_item(page, item_path(dataset, 1))
     started = page.evaluate("performance.now()")
     page.evaluate(
         """() => {
@@ -281,10 +276,10 @@ def test_active_time_pauses_while_the_tab_is_hidden(page: Page, live_server, log
     assert page_errors == []
 
 
-def test_flag_with_a_comment_by_keyboard(page: Page, live_server, login, queue, page_errors):
+def test_flag_with_a_comment_by_keyboard(page: Page, login, open_item, queue, page_errors):
     annotator, dataset = queue
     login(page, annotator)
-    open_item(page, live_server, dataset, 3)
+    open_item(page, item_path(dataset, 3))
     page.keyboard.press("Shift+F")
     expect(page.locator("#flag-dialog")).to_be_visible()
     expect(page.locator("#flag-comment")).to_be_focused()

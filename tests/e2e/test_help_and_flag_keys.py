@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Flag
-from tests.widgets.item_pages import assigned_items
+from tests.item_pages import assigned_items
 from tests.widgets.test_numerals import RECORD
 
 

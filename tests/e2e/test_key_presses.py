@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
-from tests.widgets.item_pages import assigned_items
+from tests.item_pages import assigned_items
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "data"
 ITEMS_PER_WIDGET = 4

@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
+from tests.e2e.outcomes import expect_submitted_and_next
 from tests.widgets.test_commas import RECORD
 
 SECOND = {**RECORD, "id": "c-second"}
@@ -16,10 +16,8 @@ def preview(page: Page) -> str:
     return page.locator("#commas-preview").inner_text()
 
 
-def test_keyboard_alone_marks_required_and_optional_commas_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("commas", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_marks_required_and_optional_commas_and_saves(page: Page, open_items):
+    first, second = open_items("commas", [RECORD, SECOND])
 
     page.keyboard.press("Digit2")  # none → required
     page.keyboard.press("Digit5")
@@ -40,28 +38,20 @@ def test_keyboard_alone_marks_required_and_optional_commas_and_saves(page: Page,
 
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"commas": [2], "optional": [5, 7]}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"commas": [2], "optional": [5, 7]})
 
 
-def test_one_key_saves_no_comma_anywhere(page: Page, live_server, login):
-    first, second = assigned_items("commas", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_one_key_saves_no_comma_anywhere(page: Page, open_items):
+    first, second = open_items("commas", [RECORD, SECOND])
     page.keyboard.press("Digit3")  # a change of mind: N clears it
 
     page.keyboard.press("n")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"commas": [], "optional": []}
-    assert first.stored().status == Annotation.Status.SUBMITTED
+    expect_submitted_and_next(page, first, second, {"commas": [], "optional": []})
 
 
-def test_zero_is_the_tenth_position(page: Page, live_server, login):
-    (item,) = assigned_items("commas", [TEN])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_zero_is_the_tenth_position(page: Page, open_items):
+    (item,) = open_items("commas", [TEN])
 
     page.keyboard.press("Digit0")
     page.keyboard.press("Digit1")
@@ -74,10 +64,8 @@ def test_zero_is_the_tenth_position(page: Page, live_server, login):
 FIFTEEN = {"id": "c-15", "sentence_with_positions": " ".join(f"słowo{k} [{k}]" for k in range(1, 16)) + " koniec."}
 
 
-def test_above_ten_positions_every_position_has_two_digits(page: Page, live_server, login):
-    (item,) = assigned_items("commas", [FIFTEEN])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_above_ten_positions_every_position_has_two_digits(page: Page, open_items):
+    (item,) = open_items("commas", [FIFTEEN])
     expect(page.locator(".widget-help")).to_contain_text("two digits")
     expect(page.locator('.comma-slot[data-marker="5"]')).to_have_attribute("title", re.compile("05"))
 
@@ -98,10 +86,8 @@ def test_above_ten_positions_every_position_has_two_digits(page: Page, live_serv
     assert item.stored().answer == {"commas": [1, 5, 7, 10, 12], "optional": [14]}
 
 
-def test_mouse_alone_cycles_positions_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("commas", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_cycles_positions_and_saves(page: Page, open_items):
+    first, second = open_items("commas", [RECORD, SECOND])
 
     slot = page.locator('.comma-slot[data-marker="6"]')
     slot.click()
@@ -116,15 +102,11 @@ def test_mouse_alone_cycles_positions_and_saves(page: Page, live_server, login):
     assert "Na, plaży kobieta, stawia małe dziecko" in preview(page)
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"commas": [1], "optional": [3]}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"commas": [1], "optional": [3]})
 
 
-def test_a_draft_comes_back_after_a_reload(page: Page, live_server, login):
-    (item,) = assigned_items("commas", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_a_draft_comes_back_after_a_reload(page: Page, open_items):
+    (item,) = open_items("commas", [RECORD])
     page.keyboard.press("Digit8")
     expect(page.locator("#save-status")).to_have_attribute("data-kind", "ok")  # the autosave arrived
 

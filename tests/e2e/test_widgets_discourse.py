@@ -8,7 +8,7 @@ from playwright.sync_api import Locator, Page, expect
 from annotation.models import Annotation
 from annotation.problem_texts import TREE_PROBLEM_TEXTS
 from annotation.widgets.discourse import units_in_text_order
-from tests.widgets.item_pages import assigned_items
+from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_discourse import passage
 
 RECORD = passage(10)  # unit 2 has two parts around unit 3; the file is not in text order
@@ -40,13 +40,6 @@ def row(page: Page, number: int) -> Locator:
     return page.locator(f'.du-row[data-number="{number}"]')
 
 
-def open_item(page: Page, live_server, login, records: list[dict]):
-    items = assigned_items("discourse", records)
-    login(page, items[0].annotator)
-    page.goto(live_server.url + items[0].url)
-    return items
-
-
 def type_keys(page: Page, keys: str | list[str]) -> None:
     for key in keys:
         page.keyboard.press(key)
@@ -63,8 +56,8 @@ def attach_by_keyboard(page: Page, head: int, letters: str | list[str] | None) -
     page.keyboard.press("Enter")
 
 
-def test_keyboard_alone_builds_and_submits_the_tree(page: Page, live_server, login):
-    first, second = open_item(page, live_server, login, [RECORD, SECOND])
+def test_keyboard_alone_builds_and_submits_the_tree(page: Page, open_items):
+    first, second = open_items("discourse", [RECORD, SECOND])
     expect(row(page, 1)).to_have_class(re.compile("is-selected"))
     # The split unit reads in its order, with a visible gap where unit 3 stands.
     expect(row(page, 2).locator(".du-text")).to_have_text(re.compile(r"To,\s*\[…\]\s*– to jest ważne\."))
@@ -89,13 +82,11 @@ def test_keyboard_alone_builds_and_submits_the_tree(page: Page, live_server, log
     expect(page.locator('#du-tree .tree-row[data-du="%s"]' % DU[8])).to_have_css("padding-left", re.compile("px"))
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, ANSWER)
 
 
-def test_mouse_alone_builds_and_submits_the_tree(page: Page, live_server, login):
-    first, second = open_item(page, live_server, login, [RECORD, SECOND])
+def test_mouse_alone_builds_and_submits_the_tree(page: Page, open_items):
+    first, second = open_items("discourse", [RECORD, SECOND])
 
     row(page, 1).locator(".du-text").click()
     page.locator("#discourse-make-root").click()
@@ -112,13 +103,11 @@ def test_mouse_alone_builds_and_submits_the_tree(page: Page, live_server, login)
     expect(page.locator("#du-tree .tree-valid")).to_be_visible()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (ANSWER, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, ANSWER)
 
 
-def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, live_server, login):
-    open_item(page, live_server, login, [RECORD])
+def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, open_items):
+    open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     attach_by_keyboard(page, 1, "el")  # 2 → 1, now on 3
@@ -133,8 +122,8 @@ def test_selecting_a_unit_highlights_its_head_and_dependents(page: Page, live_se
     expect(page.locator(f'#du-tree .tree-row[data-du="{DU[0]}"]')).to_have_class(re.compile("is-head"))
 
 
-def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, live_server, login):
-    (item,) = open_item(page, live_server, login, [RECORD])
+def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, open_items):
+    (item,) = open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     for number in range(2, 11):
@@ -165,12 +154,11 @@ def test_a_cycle_and_a_second_root_are_shown_and_block_submission(page: Page, li
 
     page.keyboard.press("Enter")
     expect(page.locator("#answer-problems li")).to_contain_text(["cycle"])
-    expect(page).to_have_url(re.compile(re.escape(item.url) + "$"))
-    assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+    expect_nothing_submitted(page, item)
 
 
-def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, live_server, login):
-    (item,) = open_item(page, live_server, login, [RECORD])
+def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, open_items):
+    (item,) = open_items("discourse", [RECORD])
     page.keyboard.press("r")
     page.keyboard.press("j")
     attach_by_keyboard(page, 1, "el")  # 2 → 1

@@ -3,7 +3,6 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.widgets.item_pages import assigned_items
 
 ATTACK = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\"> & \"q\" 'a'"
 
@@ -24,10 +23,8 @@ RECORDS = {
 
 
 @pytest.mark.parametrize("subtask", list(RECORDS))
-def test_hostile_item_text_is_shown_as_text(page: Page, live_server, login, subtask):
-    (item,) = assigned_items(subtask, [RECORDS[subtask]])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_hostile_item_text_is_shown_as_text(page: Page, open_items, subtask):
+    (item,) = open_items(subtask, [RECORDS[subtask]])
     widget = page.locator(".item-widget")
 
     expect(widget).to_contain_text('<script>window.pwned=1</script><img src=x onerror="window.pwned=2"> & "q" \'a\'')
@@ -35,20 +32,14 @@ def test_hostile_item_text_is_shown_as_text(page: Page, live_server, login, subt
     assert page.evaluate("window.pwned") is None
 
 
-def test_hostile_typing_in_the_numeral_check_and_the_diff_is_text(page: Page, live_server, login):
-    numeral, correction = (
-        assigned_items("numerals", [RECORDS["numerals"]])[0],
-        assigned_items("morphosyntax", [{"id": "y", "sentence": "Ala ma kota."}])[0],
-    )
-    login(page, numeral.annotator)
-    page.goto(live_server.url + numeral.url)
+def test_hostile_typing_in_the_numeral_check_and_the_diff_is_text(page: Page, open_items):
+    open_items("numerals", [RECORDS["numerals"]])
     page.keyboard.type(ATTACK)
     expect(page.locator(".numeral-word.not-numeral").first).to_have_text("<script>window.pwned=1</script><img")
     expect(page.locator("#numeral-check script, #numeral-check img")).to_have_count(0)
 
     page.context.clear_cookies()
-    login(page, correction.annotator)
-    page.goto(live_server.url + correction.url)
+    open_items("morphosyntax", [{"id": "y", "sentence": "Ala ma kota."}])
     page.keyboard.press("n")
     page.keyboard.press("i")  # into the editor, at its end
     page.keyboard.press("End")

@@ -5,16 +5,15 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
+from tests.e2e.outcomes import expect_submitted_and_next
+from tests.item_pages import assigned_items
 from tests.widgets.test_morphosyntax import CORRECTED, RECORD, SENTENCE
 
 SECOND = {**RECORD, "id": "m2"}
 
 
-def test_keyboard_alone_corrects_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_corrects_and_saves(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
     expect(page.locator('.morph-verdicts [data-choice="POPRAWNE"]')).to_be_focused()
     expect(editor).to_be_hidden()
@@ -36,18 +35,11 @@ def test_keyboard_alone_corrects_and_saves(page: Page, live_server, login):
     expect(page.locator("#morph-diff .diff-text ins")).to_have_text(["chaotycznym", "mogą"])
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (
-        {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED},
-        Annotation.Status.SUBMITTED,
-    )
+    expect_submitted_and_next(page, first, second, {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED})
 
 
-def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
 
     page.keyboard.press("n")
@@ -71,18 +63,11 @@ def test_escape_leaves_the_editor_and_restore_brings_the_sentence_back(page: Pag
     expect(editor).to_be_hidden()
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == (
-        {"answer": "POPRAWNE", "corrected_sentence": ""},
-        Annotation.Status.SUBMITTED,
-    )
+    expect_submitted_and_next(page, first, second, {"answer": "POPRAWNE", "corrected_sentence": ""})
 
 
-def test_mouse_alone_saves_correct(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_alone_saves_correct(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
 
     page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()
     expect(page.locator("#morph-correction")).to_be_visible()
@@ -90,14 +75,11 @@ def test_mouse_alone_saves_correct(page: Page, live_server, login):
     expect(page.locator("#morph-correction")).to_be_hidden()
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "POPRAWNE", "corrected_sentence": ""}
+    expect_submitted_and_next(page, first, second, {"answer": "POPRAWNE", "corrected_sentence": ""})
 
 
-def test_mouse_corrects_with_the_restore_button(page: Page, live_server, login):
-    first, second = assigned_items("morphosyntax", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_corrects_with_the_restore_button(page: Page, open_items):
+    first, second = open_items("morphosyntax", [RECORD, SECOND])
     editor = page.locator("#morph-correction")
 
     page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()
@@ -108,8 +90,7 @@ def test_mouse_corrects_with_the_restore_button(page: Page, live_server, login):
     expect(page.locator("#morph-diff .diff-text ins")).to_have_count(2)
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED}
+    expect_submitted_and_next(page, first, second, {"answer": "NIEPOPRAWNE", "corrected_sentence": CORRECTED})
 
 
 # Sample items of demo/data/morphosyntax whose answer keys change one word (real gold).

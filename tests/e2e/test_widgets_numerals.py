@@ -5,16 +5,14 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation
-from tests.widgets.item_pages import assigned_items
+from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_numerals import RECORD
 
 SECOND = {**RECORD, "id": "n2"}
 
 
-def test_keyboard_alone_types_checks_and_saves(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_keyboard_alone_types_checks_and_saves(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
     field = page.locator("#numeral-answer")
     expect(field).to_be_focused()
     expect(page.locator(".numerals-widget mark.target")).to_have_text("20")
@@ -28,29 +26,22 @@ def test_keyboard_alone_types_checks_and_saves(page: Page, live_server, login):
     expect(page.locator(".numeral-word.not-numeral")).to_have_count(0)
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status) == ({"answer": "dwudziestu"}, Annotation.Status.SUBMITTED)
+    expect_submitted_and_next(page, first, second, {"answer": "dwudziestu"})
 
 
-def test_digits_are_refused_in_the_page(page: Page, live_server, login):
-    (item,) = assigned_items("numerals", [RECORD])
-    login(page, item.annotator)
-    page.goto(live_server.url + item.url)
+def test_digits_are_refused_in_the_page(page: Page, open_items):
+    (item,) = open_items("numerals", [RECORD])
 
     page.keyboard.type("20")
     expect(page.locator("#numeral-check .widget-refusals")).to_be_visible()
     page.keyboard.press("Enter")
 
     expect(page.locator("#answer-problems")).to_contain_text("digits")
-    expect(page).to_have_url(re.compile(re.escape(item.url) + "$"))
-    assert not Annotation.objects.filter(status=Annotation.Status.SUBMITTED).exists()
+    expect_nothing_submitted(page, item)
 
 
-def test_an_unknown_word_warns_on_the_first_enter_and_saves_on_the_second(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_an_unknown_word_warns_on_the_first_enter_and_saves_on_the_second(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
 
     page.keyboard.type("czterysta trzydzieści prc")
     page.keyboard.press("Enter")  # at once, before the underline could show
@@ -60,17 +51,12 @@ def test_an_unknown_word_warns_on_the_first_enter_and_saves_on_the_second(page: 
     assert first.stored() is None or first.stored().status == Annotation.Status.DRAFT
     page.keyboard.press("Enter")
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    stored = first.stored()
-    assert (stored.answer, stored.status, stored.metadata) == (
-        {"answer": "czterysta trzydzieści prc"}, Annotation.Status.SUBMITTED, {"confirmed_unknown_words": ["prc"]},
-    )
+    expect_submitted_and_next(page, first, second, {"answer": "czterysta trzydzieści prc"})
+    assert first.stored().metadata == {"confirmed_unknown_words": ["prc"]}
 
 
-def test_a_changed_answer_is_checked_afresh_and_the_button_confirms(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_a_changed_answer_is_checked_afresh_and_the_button_confirms(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
     field = page.locator("#numeral-answer")
 
     page.keyboard.type("xxxx")
@@ -84,18 +70,15 @@ def test_a_changed_answer_is_checked_afresh_and_the_button_confirms(page: Page, 
     expect(field).to_have_value("dwudziesu")
     page.locator("#confirm-save").click()  # "zapisz mimo to"
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
+    expect_submitted_and_next(page, first, second, {"answer": "dwudziesu"})
     assert first.stored().metadata == {"confirmed_unknown_words": ["dwudziesu"]}
 
 
-def test_mouse_and_typing_save(page: Page, live_server, login):
-    first, second = assigned_items("numerals", [RECORD, SECOND])
-    login(page, first.annotator)
-    page.goto(live_server.url + first.url)
+def test_mouse_and_typing_save(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
 
     page.locator("#numeral-answer").click()
     page.locator("#numeral-answer").fill("dwudziestu")
     page.locator("#action-save").click()
 
-    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
-    assert first.stored().answer == {"answer": "dwudziestu"}
+    expect_submitted_and_next(page, first, second, {"answer": "dwudziestu"})

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Assignment
-from annotation.services.accounts import AccountsRefused, create_account, create_accounts_from_csv
+from annotation.errors import Refused
+from annotation.services.accounts import create_account, create_accounts_from_csv
 from annotation.services.importing import SourceFile
 from tests.factories import make_dataset, make_user
 
@@ -70,7 +71,7 @@ def test_csv_makes_every_account_or_none_with_line_and_field(organizer_client):
 
 def test_csv_problems_name_the_line_of_each_row():
     make_user("annotator", username="zajety")
-    with pytest.raises(AccountsRefused) as refused:
+    with pytest.raises(Refused) as refused:
         create_accounts_from_csv(
             source=SourceFile("a.csv", "ala,ala@example.org\nzajety,\nala,\nzla nazwa,x\n".encode()), role="annotator"
         )
@@ -78,10 +79,10 @@ def test_csv_problems_name_the_line_of_each_row():
         (2, "name", "exists"), (3, "name", "duplicate"), (4, "name", "invalid"), (4, "email", "email"),
     }
     assert {str(p).split(":")[0] for p in refused.value.problems} == {"a.csv"}
-    with pytest.raises(AccountsRefused) as refused:
+    with pytest.raises(Refused) as refused:
         create_accounts_from_csv(source=SourceFile("b.csv", b"ala;ala@example.org\n"), role="annotator")
     assert [(p.line, p.code) for p in refused.value.problems] == [(1, "columns")]
-    with pytest.raises(AccountsRefused):
+    with pytest.raises(Refused):
         create_account(name="x", email="", role="organizer")  # organizers are not made here
     assert not User.objects.filter(username__in=["ala", "x"]).exists()
 

@@ -8,7 +8,8 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from annotation.models import Annotation, Assignment
-from annotation.services.assigning import AssignmentRefused, assign, release
+from annotation.errors import Refused
+from annotation.services.assigning import assign, release
 from tests.factories import make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,8 @@ def test_running_again_only_adds():
 @pytest.mark.parametrize(("items", "annotators", "per_item"), [(12, 4, 2), (20, 5, 3), (17, 4, 1), (31, 6, 3), (40, 4, 3)])
 def test_release_moves_unanswered_items_keeping_k_and_balance(items, annotators, per_item):
     dataset = wsd_dataset(items)
-    a, b, *others = (make_user() for _ in range(annotators))
+    # Named here: the default names come from a counter shared with every test run before.
+    a, b, *others = (make_user(username=f"release-{number}") for number in range(annotators))
     assign(dataset, [a, b, *others], per_item)
     b_items = queue(dataset, b)
     submit(dataset, b, b_items[:2])
@@ -152,14 +154,14 @@ def test_release_that_would_break_k_is_refused_and_changes_nothing():
     a, b = make_user(), make_user()
     assign(dataset, [a, b], 2)
     before = list(Assignment.objects.values_list("pk", flat=True))
-    with pytest.raises(AssignmentRefused, match="no other annotator"):
+    with pytest.raises(Refused, match="no other annotator"):
         release(dataset, b)
     assert list(Assignment.objects.values_list("pk", flat=True)) == before
 
 
 def test_k_larger_than_the_annotators_is_refused():
     dataset = wsd_dataset(3)
-    with pytest.raises(AssignmentRefused, match="need at least 3 annotators"):
+    with pytest.raises(Refused, match="need at least 3 annotators"):
         assign(dataset, [make_user(), make_user()], 3)
     assert Assignment.objects.count() == 0
 
@@ -168,7 +170,7 @@ def test_an_organizer_cannot_be_assigned():
     dataset = wsd_dataset(3)
     organizer = make_user("organizer", username="olga")
     organizer.groups.add(Group.objects.get(name="annotator"))
-    with pytest.raises(AssignmentRefused, match="olga can see the gold of wsd-test and so cannot annotate it"):
+    with pytest.raises(Refused, match="olga can see the gold of wsd-test and so cannot annotate it"):
         assign(dataset, [make_user(), organizer], 1)
     assert Assignment.objects.count() == 0
 
@@ -181,13 +183,13 @@ def test_an_adjudicator_is_refused_once_gold_is_revealed():
     dataset.gold_revealed = True
     dataset.save()
     adjudicator = type(adjudicator).objects.get(pk=adjudicator.pk)
-    with pytest.raises(AssignmentRefused, match="adam can see the gold"):
+    with pytest.raises(Refused, match="adam can see the gold"):
         assign(dataset, [adjudicator, make_user()], 2)
 
 
 def test_a_user_outside_the_annotator_group_is_refused():
     dataset = wsd_dataset(2)
-    with pytest.raises(AssignmentRefused, match="not in the annotator group"):
+    with pytest.raises(Refused, match="not in the annotator group"):
         assign(dataset, [make_user("adjudicator", username="zed")], 1)
 
 
@@ -202,5 +204,6 @@ def test_assign_command(capsys):
     with pytest.raises(CommandError, match="no user named nobody"):
         call_command("assign", "cmd", "--annotators", "ala,nobody", "--per-item", "1")
     make_user("organizer", username="olga")
-    with pytest.raises(CommandError, match="olga can see the gold"):
+    with pytest.raises(CommandError, match="1 problem; nothing assigned"):
         call_command("assign", "cmd", "--annotators", "olga", "--per-item", "1")
+    assert "olga can see the gold of cmd and so cannot annotate it" in capsys.readouterr().err

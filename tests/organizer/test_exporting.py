@@ -9,7 +9,8 @@ from django.core.management.base import CommandError
 
 from annotation.models import Annotation, Assignment, Dataset, GoldAnswer, Item
 from annotation.services.assigning import assign
-from annotation.services.exporting import ExportRefused, build_submission
+from annotation.errors import NotExportable
+from annotation.services.exporting import build_submission
 from scoring.subtasks import get_subtask
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample, sample_files, submit_answers
@@ -74,7 +75,7 @@ def test_an_invalid_stored_answer_refuses_the_export_and_leaves_the_old_file(tmp
     assert "commas" in capsys.readouterr().err
     assert out.read_text() == "previous export\n"
     assert [path.name for path in tmp_path.iterdir()] == ["submission.jsonl"]
-    with pytest.raises(ExportRefused):
+    with pytest.raises(NotExportable):
         build_submission(dataset, annotator)
 
 

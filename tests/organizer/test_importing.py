@@ -5,7 +5,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from annotation.models import Dataset, GoldAnswer, Item
-from annotation.services.importing import ImportRefused, SourceFile, import_dataset, import_gold
+from annotation.errors import Refused
+from annotation.services.importing import SourceFile, import_dataset, import_gold
 from tests.organizer.conftest import import_sample, sample_files, source
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,7 @@ BAD_INPUTS = {
 @pytest.mark.parametrize("kind", BAD_INPUTS)
 def test_a_bad_input_line_is_reported_with_its_line_and_field_and_nothing_is_written(kind):
     lines, field = BAD_INPUTS[kind]
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(subtask="commas", name="bad", inputs=SourceFile("bad.jsonl", jsonl(lines)))
     assert [(problem.file, problem.line, problem.field) for problem in refused.value.problems] == [
         ("bad.jsonl", 3, field)
@@ -75,7 +76,7 @@ def test_gold_for_an_unknown_id_is_reported_and_nothing_is_written():
     lines = commas_lines()
     gold = [json.dumps({"id": json.loads(line)["id"], "commas": [], "optional": []}) for line in lines]
     gold.insert(1, json.dumps({"id": "no-such-item", "commas": [], "optional": []}))
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(
             subtask="commas",
             name="bad",
@@ -95,7 +96,7 @@ def test_every_problem_of_both_files_is_reported_not_only_the_first():
     lines[3] = '{"id": "m", "sentence_with_positions": "A [2] b."}'
     lines.append(lines[0])
     gold = [json.dumps({"id": "ghost", "commas": [1], "optional": []}), json.dumps({"id": json.loads(lines[0])["id"]})]
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(
             subtask="commas",
             name="bad",
@@ -111,7 +112,7 @@ def test_gold_is_checked_against_its_item():
     # Marker 9 does not exist in the sentence of the first item.
     lines = commas_lines()
     gold = [json.dumps({"id": json.loads(lines[0])["id"], "commas": [9], "optional": []})]
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(
             subtask="commas", name="bad", inputs=SourceFile("in.jsonl", jsonl(lines)), gold=SourceFile("g.jsonl", jsonl(gold))
         )
@@ -122,7 +123,7 @@ def test_gold_is_checked_against_its_item():
 def test_import_into_an_existing_dataset_is_refused_and_changes_nothing():
     dataset = import_sample("wsd", name="taken")
     before = dataset.items.count()
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_sample("wsd", name="taken")
     assert refused.value.problems[0].field == "dataset"
     assert "taken" in refused.value.problems[0].message
@@ -135,7 +136,7 @@ def test_import_into_an_existing_dataset_is_refused_and_changes_nothing():
     [("  ", b'{"id": "a", "answer": "x"}\n', "needs a name"), ("x" * 101, b"", "at most 100"), ("empty", b"\n\n", "no records")],
 )
 def test_a_blank_or_long_name_or_an_empty_file_is_refused(name, data, message):
-    with pytest.raises(ImportRefused, match=message):
+    with pytest.raises(Refused, match=message):
         import_dataset(subtask="numerals", name=name, inputs=SourceFile("in.jsonl", data))
     assert_nothing_written()
 
@@ -145,7 +146,7 @@ def test_gold_can_be_imported_later_once():
     gold = source(sample_files("coreference")[1])
     assert import_gold(dataset=dataset, gold=gold) == dataset.items.count()
     assert GoldAnswer.objects.filter(item__dataset=dataset).count() == dataset.items.count()
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_gold(dataset=dataset, gold=gold)
     assert "already has gold" in refused.value.problems[0].message
 
@@ -154,7 +155,7 @@ def test_later_gold_with_an_unknown_id_writes_nothing():
     dataset = import_sample("coreference", with_gold=False)
     lines = lines_of(sample_files("coreference")[1])
     lines[4] = json.dumps({"id": "ghost", "answer": "A"})
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_gold(dataset=dataset, gold=SourceFile("g.jsonl", jsonl(lines)), gold_synthetic=True)
     assert [(problem.line, problem.field) for problem in refused.value.problems] == [(5, "id")]
     assert GoldAnswer.objects.count() == 0
@@ -232,7 +233,7 @@ def test_broken_markers_of_every_subtask_are_reported_with_line_and_field(subtas
     lines = lines_of(inputs)[:6]
     broken, field = break_markers(subtask, json.loads(lines[4]))
     lines[4] = json.dumps(broken, ensure_ascii=False)
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(subtask=subtask, name="bad", inputs=SourceFile("in.jsonl", jsonl(lines)), gold=source(gold))
     input_problems = [problem for problem in refused.value.problems if problem.file == "in.jsonl"]
     assert [(problem.line, problem.field) for problem in input_problems] == [(5, field)]

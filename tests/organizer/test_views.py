@@ -11,6 +11,7 @@ from django.urls import reverse
 from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
 from annotation.services.assigning import assign
 from tests.factories import make_dataset, make_user
+from tests.item_pages import htmx_post
 from tests.organizer.conftest import import_sample, sample_files, submit_answers
 
 pytestmark = pytest.mark.django_db
@@ -134,10 +135,10 @@ def test_dataset_page_query_count_does_not_grow_with_the_dataset(organizer_clien
 
 def test_resolving_a_flag_with_htmx_returns_its_row(organizer_client, organizer, campaign):
     flag = Flag.objects.get(comment="Literówka")
-    response = organizer_client.post(
+    response = htmx_post(
+        organizer_client,
         reverse("organizer_dataset", args=[campaign.pk]),
         {"action": "resolve", "flag": flag.pk, "note": "Poprawione w danych"},
-        HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
     assert f'id="flag-{flag.pk}"' in response.content.decode()
@@ -195,7 +196,7 @@ def test_upload_page_lists_every_problem_and_imports_nothing(organizer_client):
     response = organizer_client.post(
         reverse("organizer_import"), {"name": "c", "subtask": "commas", "inputs": bad}
     )
-    assert response.status_code == 200
+    assert response.status_code == 422  # refused, as on every page and the API
     problems = [(problem.file, problem.line, problem.field) for problem in response.context["problems"]]
     assert problems == [("zle.jsonl", 2, "json"), ("zle.jsonl", 4, "sentence_with_positions")]
     html = response.content.decode()
@@ -209,7 +210,7 @@ def test_upload_page_refuses_an_existing_name(organizer_client, campaign):
     response = organizer_client.post(
         reverse("organizer_import"), {"name": campaign.name, "subtask": "wsd", "inputs": upload(inputs)}
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "exists already" in response.content.decode()
     assert Dataset.objects.count() == 1
 
@@ -251,7 +252,7 @@ def test_assign_page_refuses_an_organizer_who_is_also_an_annotator(organizer_cli
         reverse("organizer_assign", args=[dataset.pk]),
         {"action": "assign", "annotators": [organizer.pk], "per_item": 1},
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "olga can see the gold" in response.content.decode()
     assert Assignment.objects.count() == 0
 

@@ -8,7 +8,8 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from annotation.models import Flag
-from tests.annotate.conftest import GOLD_MARK, htmx_post, item_url, morphosyntax_records
+from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
+from tests.item_pages import htmx_get, htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ def test_partials_and_writes_on_another_annotators_item_are_404(morphosyntax_que
     client = Client()
     client.force_login(intruder)
     url = item_url(dataset, 1)
-    assert client.get(url + "?partial=diff", {"corrected_sentence": "x"}, HTTP_HX_REQUEST="true").status_code == 404
+    assert htmx_get(client, url + "?partial=diff", {"corrected_sentence": "x"}).status_code == 404
     assert htmx_post(client, url + "?partial=diff", {"corrected_sentence": "x"}).status_code == 404
     for data in ({"intent": "skip"}, {"intent": "flag", "comment": "zły"}):
         assert htmx_post(client, url, data).status_code == 404
@@ -92,7 +93,7 @@ def test_an_unknown_partial_is_404(morphosyntax_queue):
     annotator, dataset = morphosyntax_queue
     client = Client()
     client.force_login(annotator)
-    assert client.get(item_url(dataset, 1) + "?partial=nope", HTTP_HX_REQUEST="true").status_code == 404
+    assert htmx_get(client, item_url(dataset, 1) + "?partial=nope").status_code == 404
 
 
 def test_the_error_pages_are_the_projects_own_and_show_no_internals(morphosyntax_queue):

@@ -10,13 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Annotation, Dataset, Flag, GoldAnswer, Item
-from annotation.services.importing import (
-    ImportRefused,
-    SourceFile,
-    import_dataset,
-    import_gold,
-)
-from tests.annotate.conftest import htmx_post, item_url, wsd_records
+from annotation.errors import Refused
+from annotation.services.importing import SourceFile, import_dataset, import_gold
+from tests.annotate.conftest import wsd_records
+from tests.item_pages import htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +40,7 @@ def client_of(user) -> Client:
 @pytest.mark.parametrize("case", sorted(UNSTORABLE_LINES))
 def test_an_unstorable_input_line_is_refused_naming_file_line_and_field(case):
     data = (json.dumps(WSD[0]) + "\n" + UNSTORABLE_LINES[case] + "\n").encode()
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(subtask="wsd", name="bad", inputs=SourceFile("in.jsonl", data))
     located = [(p.file, p.line, p.field) for p in refused.value.problems if p.code == "unstorable"]
     field = "extra" if case == "infinite" else "reference_sentence"
@@ -54,7 +51,7 @@ def test_an_unstorable_input_line_is_refused_naming_file_line_and_field(case):
 @pytest.mark.parametrize("case", sorted(UNREADABLE_LINES))
 def test_an_unreadable_input_line_is_refused_naming_file_and_line(case):
     data = (json.dumps(WSD[0]) + "\n" + UNREADABLE_LINES[case] + "\n").encode()
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_dataset(subtask="wsd", name="bad", inputs=SourceFile("in.jsonl", data))
     assert [(p.file, p.line, p.field) for p in refused.value.problems] == [("in.jsonl", 2, "json")]
     assert not Dataset.objects.exists()
@@ -68,7 +65,7 @@ def test_the_upload_page_lists_the_problem_and_imports_nothing(case):
         reverse("organizer_import"),
         {"name": "bad", "subtask": "wsd", "inputs": SimpleUploadedFile("in.jsonl", data)},
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "<td>in.jsonl</td><td>2</td>" in response.content.decode()
     assert not Dataset.objects.exists()
 
@@ -80,7 +77,7 @@ def test_unstorable_gold_is_refused_and_nothing_is_written():
         {"id": "m2", "answer": "NIEPOPRAWNE", "corrected_sentence": "Psy\u0000 śpią."},
     ]
     data = "\n".join(json.dumps(line) for line in gold).encode()
-    with pytest.raises(ImportRefused) as refused:
+    with pytest.raises(Refused) as refused:
         import_gold(dataset=dataset, gold=SourceFile("gold.jsonl", data))
     assert [(p.file, p.line, p.field) for p in refused.value.problems] == [("gold.jsonl", 2, "corrected_sentence")]
     assert not GoldAnswer.objects.exists()
@@ -118,7 +115,7 @@ def test_an_unstorable_answer_through_the_api_is_refused_and_stores_nothing(comm
     item = dataset.items.get()
     body = f'{{"item": {item.pk}, "answer": {{"commas": [], "optional": ["\\u0000"]}}, "status": "draft", "version": 0}}'
     response = client.post("/api/annotations/", body, content_type="application/json")
-    assert response.status_code == 400
+    assert response.status_code == 422  # a refused answer, as on the item page
     assert response.json()["problems"] == [
         "optional: holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
     ]

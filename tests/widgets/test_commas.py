@@ -7,7 +7,7 @@ import pytest
 from annotation.models import Annotation
 from annotation.widgets import WIDGETS
 from annotation.widgets.commas import Piece, context, marker_keys, sentence_pieces
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Na [1] plaży [2] kobieta [3] stawia [4] małe [5] dziecko [6] na [7] deskorolce [8]."
 RECORD = {"id": "c-1", "sentence_with_positions": SENTENCE}

@@ -6,7 +6,7 @@ import pytest
 
 from annotation.models import Annotation
 from annotation.widgets import coreference
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item
 
 RECORD = {
     "id": "c1",

@@ -12,7 +12,7 @@ from annotation.problem_texts import TREE_PROBLEM_TEXTS
 from annotation.widgets import WIDGETS
 from annotation.widgets.discourse import tree_view, units_in_text_order
 from scoring.subtasks.discourse import PASSAGE, TREE_MESSAGES, tree_problems
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item, htmx_get, htmx_post
 
 
 
@@ -169,7 +169,7 @@ def test_tree_partial_refuses_what_is_not_a_draft_and_takes_only_posts():
     client = assigned.client()
     assert assigned.partial(client, "tree", {"answer": "{not json"}).status_code == 400
     assert assigned.partial(client, "tree", {"answer": "[1, 2]"}).status_code == 400
-    assert client.get(f"{assigned.url}?partial=tree", HTTP_HX_REQUEST="true").status_code == 405
+    assert htmx_get(client, f"{assigned.url}?partial=tree").status_code == 405
 
 
 @pytest.mark.django_db
@@ -211,15 +211,13 @@ def test_only_a_valid_tree_is_submitted_and_a_draft_may_be_invalid():
         assert assigned.submit(client, invalid).status_code == 422
         assert assigned.stored() is None
 
-    draft = client.post(assigned.url, {"intent": "draft", "answer": json.dumps(cycle), "version": "0"}, HTTP_HX_REQUEST="true")
+    draft = htmx_post(client, assigned.url, {"intent": "draft", "answer": json.dumps(cycle), "version": "0"})
     assert draft.status_code == 200
     assert assigned.stored().status == Annotation.Status.DRAFT
 
     valid = chain(du_ids)
-    submitted = client.post(
-        assigned.url,
-        {"intent": "submit", "answer": json.dumps(valid), "version": str(assigned.stored().version)},
-        HTTP_HX_REQUEST="true",
+    submitted = htmx_post(
+        client, assigned.url, {"intent": "submit", "answer": json.dumps(valid), "version": str(assigned.stored().version)}
     )
     assert submitted.status_code == 200
     stored = assigned.stored()

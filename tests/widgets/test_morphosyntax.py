@@ -4,7 +4,7 @@ import pytest
 
 from annotation import rules
 from annotation.widgets.morphosyntax import DiffPiece, word_diff
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Atmosfera jest układem chaotycznemu, dlatego małe zmiany może mieć duży wpływ."
 CORRECTED = "Atmosfera jest układem chaotycznym, dlatego małe zmiany mogą mieć duży wpływ."

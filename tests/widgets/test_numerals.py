@@ -12,7 +12,7 @@ from django.conf import settings
 from annotation import rules
 from annotation.models import Annotation
 from annotation.numeral_forms import check_words, is_numeral_form
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item
 
 SAMPLE_GOLD = Path(settings.BASE_DIR, "demo", "data", "numerals", "dev.gold.jsonl")
 RECORD = {"id": "n1", "sentence": "Przez miesiąc firma odmówiła tylko [[20]] osobom."}

@@ -6,7 +6,7 @@ import pytest
 
 from annotation.models import Annotation
 from annotation.widgets.markup import NUMERAL_TARGET, POSITION, WSD_TARGET, element, highlight, mark_up
-from tests.widgets.item_pages import HOSTILE, assigned_item
+from tests.item_pages import HOSTILE, assigned_item
 
 RECORD = {
     "id": "w1",

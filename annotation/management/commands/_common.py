@@ -1,49 +1,76 @@
-"""What the data commands share: reading files, finding datasets and users, reporting problems."""
+"""What the data commands share: one base class, and argument types that find datasets and users.
 
+Exit codes: 0 done; 1 refused (every problem printed on stderr, one a line, and nothing
+changed); 2 bad arguments, an unknown dataset or user among them (with the usage line).
+"""
+
+from argparse import ArgumentTypeError
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.core.management.base import CommandError, OutputWrapper
+from django.core.management.base import BaseCommand, CommandError
 
+from annotation.errors import Refused
 from annotation.models import Dataset
 from annotation.services.importing import SourceFile
 from scoring.problems import Problem
 
 
-def read_source(path: str) -> SourceFile:
+def source_file(path: str) -> SourceFile:
+    """Argument type: a file read whole."""
     try:
         return SourceFile(name=Path(path).name, data=Path(path).read_bytes())
     except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+        raise ArgumentTypeError(f"cannot read {path}: {error.strerror}") from None
 
 
-def get_dataset(name: str) -> Dataset:
+def dataset_named(name: str) -> Dataset:
+    """Argument type: the dataset of that name."""
     try:
         return Dataset.objects.get(name=name)
     except Dataset.DoesNotExist:
-        raise CommandError(f"no dataset named {name!r}") from None
+        raise ArgumentTypeError(f"no dataset named {name!r}") from None
 
 
-def get_user(username: str) -> User:
-    try:
-        return User.objects.get(username=username)
-    except User.DoesNotExist:
-        raise CommandError(f"no user named {username}") from None
+def user_named(username: str) -> User:
+    """Argument type: the user of that username."""
+    return users_named(username)[0]
 
 
-def get_users(usernames: str) -> list[User]:
-    """Users from a comma-separated list of usernames, in that order; unknown names refused."""
+def users_named(usernames: str) -> list[User]:
+    """Argument type: users from a comma-separated list of usernames, in that order."""
     names = [name.strip() for name in usernames.split(",") if name.strip()]
     found = {user.username: user for user in User.objects.filter(username__in=names)}
     unknown = [name for name in names if name not in found]
-    if unknown:
-        raise CommandError(f"no user named {', '.join(unknown)}")
+    if unknown or not names:
+        raise ArgumentTypeError(f"no user named {', '.join(unknown) or repr(usernames)}")
     return [found[name] for name in names]
 
 
-def refuse_with_problems(stderr: OutputWrapper, problems: list[Problem], what: str) -> CommandError:
-    """Print every problem, one a line, and return the error that ends the command (exit 1)."""
-    for problem in problems:
-        stderr.write(str(problem))
-    count = len(problems)
-    return CommandError(f"{count} problem{'s' if count != 1 else ''}; {what}")
+def add_dataset_and_annotator(parser) -> None:
+    """The arguments of a command about one annotator's answers in one dataset."""
+    parser.add_argument("dataset", type=dataset_named, help="dataset name")
+    parser.add_argument("--annotator", type=user_named, required=True, help="username")
+
+
+class DataCommand(BaseCommand):
+    """A command whose service may refuse: ``run`` does the work; a refusal prints its problems
+    and ends the command with exit code 1, saying what was not done (``refused_outcome``)."""
+
+    refused_outcome = "nothing changed"
+
+    def handle(self, *args, **options) -> None:
+        try:
+            self.run(**options)
+        except Refused as refused:
+            raise self.refuse(refused.problems) from None
+
+    def run(self, **options) -> None:
+        raise NotImplementedError
+
+    def refuse(self, problems: list[Problem]) -> CommandError:
+        """Print every problem, one a line, and return the error that ends the command (exit 1)."""
+        for problem in problems:
+            self.stderr.write(str(problem))
+        count = len(problems)
+        return CommandError(f"{count} problem{'s' if count != 1 else ''}; {self.refused_outcome}")

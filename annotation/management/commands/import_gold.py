@@ -1,29 +1,18 @@
-from django.core.management.base import BaseCommand
-
-from annotation.management.commands._common import (
-    get_dataset,
-    read_source,
-    refuse_with_problems,
-)
-from annotation.services.importing import ImportRefused, import_gold
+from annotation.management.commands._common import DataCommand, dataset_named, source_file
+from annotation.services.importing import import_gold
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Add the gold of an existing dataset that has none yet. All or nothing; exit code 1 on any problem."
+    refused_outcome = "no gold imported"
 
     def add_arguments(self, parser):
-        parser.add_argument("dataset", help="dataset name")
-        parser.add_argument("gold", help="gold JSONL file")
+        parser.add_argument("dataset", type=dataset_named, help="dataset name")
+        parser.add_argument("gold", type=source_file, help="gold JSONL file")
         parser.add_argument(
             "--gold-synthetic", action="store_true", help="the gold is synthetic: never report a score"
         )
 
-    def handle(self, *args, **options):
-        dataset = get_dataset(options["dataset"])
-        try:
-            count = import_gold(
-                dataset=dataset, gold=read_source(options["gold"]), gold_synthetic=options["gold_synthetic"]
-            )
-        except ImportRefused as refused:
-            raise refuse_with_problems(self.stderr, refused.problems, "no gold imported") from None
+    def run(self, *, dataset, gold, gold_synthetic, **options):
+        count = import_gold(dataset=dataset, gold=gold, gold_synthetic=gold_synthetic)
         self.stdout.write(f"Imported {count} gold answers into {dataset.name}.")

@@ -1,36 +1,28 @@
-from django.core.management.base import BaseCommand
-
-from annotation.management.commands._common import read_source, refuse_with_problems
-from annotation.services.importing import ImportRefused, import_dataset
+from annotation.management.commands._common import DataCommand, source_file
+from annotation.services.importing import import_dataset
 from scoring.subtasks import SUBTASK_KEYS
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = (
         "Create a dataset from an inputs JSONL file (and optionally its gold). Every line is "
         "checked; on any problem nothing is imported, every problem is listed and the exit code is 1."
     )
+    refused_outcome = "nothing imported"
 
     def add_arguments(self, parser):
         parser.add_argument("subtask", choices=SUBTASK_KEYS)
-        parser.add_argument("inputs", help="inputs JSONL file")
+        parser.add_argument("inputs", type=source_file, help="inputs JSONL file")
         parser.add_argument("--dataset", required=True, help="name of the new dataset")
-        parser.add_argument("--gold", help="gold JSONL file of the same items")
+        parser.add_argument("--gold", type=source_file, help="gold JSONL file of the same items")
         parser.add_argument(
             "--gold-synthetic", action="store_true", help="the gold is synthetic: never report a score"
         )
 
-    def handle(self, *args, **options):
-        try:
-            dataset = import_dataset(
-                subtask=options["subtask"],
-                name=options["dataset"],
-                inputs=read_source(options["inputs"]),
-                gold=read_source(options["gold"]) if options["gold"] else None,
-                gold_synthetic=options["gold_synthetic"],
-            )
-        except ImportRefused as refused:
-            raise refuse_with_problems(self.stderr, refused.problems, "nothing imported") from None
+    def run(self, *, subtask, inputs, gold, gold_synthetic, **options):
+        dataset = import_dataset(
+            subtask=subtask, name=options["dataset"], inputs=inputs, gold=gold, gold_synthetic=gold_synthetic
+        )
         gold_count = dataset.items.filter(gold__isnull=False).count()
         synthetic = " (synthetic)" if dataset.gold_synthetic else ""
         self.stdout.write(

@@ -2,14 +2,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 
-from annotation.management.commands._common import read_source, refuse_with_problems
+from annotation.management.commands._common import DataCommand, source_file
 from annotation.models import Dataset
 from annotation.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER
-from annotation.services.assigning import AssignmentRefused, assign
-from annotation.services.importing import ImportRefused, import_dataset
+from annotation.services.assigning import assign
+from annotation.services.importing import import_dataset
 from scoring.subtasks import SUBTASK_KEYS
 
 DEMO_PASSWORD = "polis-demo"
@@ -23,12 +23,13 @@ DEMO_USERS = (
 PER_ITEM = 3
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = (
         "Demo only: create demo accounts (one organizer, one adjudicator, three annotators), import "
         "the sample data of every subtask with its gold and assign each dataset to the three "
         "annotators. Running it again changes nothing."
     )
+    refused_outcome = "the demo is not loaded"
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -37,17 +38,14 @@ class Command(BaseCommand):
             help="folder with one sub-folder per subtask (default: demo/data)",
         )
 
-    def handle(self, *args, **options):
-        data_dir = Path(options["data"])
+    def run(self, *, data, **options):
+        data_dir = Path(data)
         with transaction.atomic():
             users = {username: self._user(username, role) for username, role in DEMO_USERS}
             annotators = [users[username] for username, role in DEMO_USERS if role == ANNOTATOR]
             for subtask in SUBTASK_KEYS:
                 dataset = self._dataset(data_dir / subtask, subtask, users["organizer"])
-                try:
-                    result = assign(dataset, annotators, PER_ITEM)
-                except AssignmentRefused as refused:
-                    raise CommandError(f"{dataset.name}: {refused}") from None
+                result = assign(dataset, annotators, PER_ITEM)
                 self.stdout.write(f"  {dataset.name}: {result.total_added} assignments added")
         self.stdout.write("Demo accounts (demo only; never use these on a real server):")
         for username, role in DEMO_USERS:
@@ -71,17 +69,14 @@ class Command(BaseCommand):
         gold = sorted(folder.glob("dev.*gold.jsonl"))
         if len(inputs) != 1 or len(gold) != 1:
             raise CommandError(f"{folder} must hold dev.inputs.jsonl and one dev.*gold.jsonl file")
-        try:
-            dataset = import_dataset(
-                subtask=subtask,
-                name=name,
-                inputs=read_source(str(inputs[0])),
-                gold=read_source(str(gold[0])),
-                # The sample data names synthetic gold so (dev.SYNTHETIC-gold.jsonl).
-                gold_synthetic="SYNTHETIC" in gold[0].name,
-                created_by=organizer,
-            )
-        except ImportRefused as refused:
-            raise refuse_with_problems(self.stderr, refused.problems, f"{name} not imported") from None
+        dataset = import_dataset(
+            subtask=subtask,
+            name=name,
+            inputs=source_file(str(inputs[0])),
+            gold=source_file(str(gold[0])),
+            # The sample data names synthetic gold so (dev.SYNTHETIC-gold.jsonl).
+            gold_synthetic="SYNTHETIC" in gold[0].name,
+            created_by=organizer,
+        )
         self.stdout.write(f"{name}: {dataset.items.count()} items imported")
         return dataset

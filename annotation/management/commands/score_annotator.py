@@ -1,48 +1,39 @@
 import json
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from annotation.management.commands._common import (
-    get_dataset,
-    get_user,
-    refuse_with_problems,
-)
+from annotation.management.commands._common import DataCommand, add_dataset_and_annotator
 from annotation.models import GoldAnswer
-from annotation.services.exporting import ExportRefused, build_submission, jsonl_bytes
+from annotation.services.exporting import build_submission, jsonl_bytes
 from scoring.evaluate import score_files
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = (
         "Score an annotator's submitted answers of a dataset against its gold, as "
         "`python -m scoring score --only-answered` does, and print the coverage. Synthetic gold "
         "is refused unless --synthetic-ok is given."
     )
+    refused_outcome = "not scored"
 
     def add_arguments(self, parser):
-        parser.add_argument("dataset", help="dataset name")
-        parser.add_argument("--annotator", required=True, help="username")
+        add_dataset_and_annotator(parser)
         parser.add_argument(
             "--synthetic-ok", action="store_true", help="score against synthetic gold (software tests only)"
         )
 
-    def handle(self, *args, **options):
-        dataset = get_dataset(options["dataset"])
-        if dataset.gold_synthetic and not options["synthetic_ok"]:
+    def run(self, *, dataset, annotator, synthetic_ok, **options):
+        if dataset.gold_synthetic and not synthetic_ok:
             raise CommandError(
                 f"the gold of {dataset.name} is synthetic: a score against it means nothing "
                 "(use --synthetic-ok to score anyway, for testing the software)"
             )
-        annotator = get_user(options["annotator"])
         gold = list(
             GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
         )
         if not gold:
             raise CommandError(f"{dataset.name} has no gold")
-        try:
-            submission = build_submission(dataset, annotator)
-        except ExportRefused as refused:
-            raise refuse_with_problems(self.stderr, refused.problems, "not scored") from None
+        submission = build_submission(dataset, annotator)
         scored = score_files(
             dataset.subtask,
             jsonl_bytes(gold),
@@ -52,7 +43,7 @@ class Command(BaseCommand):
             only_answered=True,
         )
         if scored.errors:
-            raise refuse_with_problems(self.stderr, scored.errors, "not scored")
+            raise self.refuse(scored.errors)
         for fault in scored.answer_faults:
             self.stderr.write(str(fault))
         metrics = scored.metrics

@@ -1,4 +1,5 @@
-"""Helpers for widget tests: one assigned item, its page, and saving an answer to it."""
+"""Item pages in tests: their URL, requests as the page's script sends them (htmx), and
+assigned items with their page, their saves and their stored answer."""
 
 import json
 from dataclasses import dataclass
@@ -9,6 +10,20 @@ from django.urls import reverse
 
 from annotation.models import Annotation, Item
 from tests.factories import assign_in_order, make_dataset, make_user
+
+
+def item_url(dataset, position: int) -> str:
+    return reverse("annotate_item", args=[dataset.pk, position])
+
+
+def htmx_post(client: Client, url: str, data: dict, **extra):
+    """A POST as the item page's script sends it (htmx)."""
+    return client.post(url, data, HTTP_HX_REQUEST="true", **extra)
+
+
+def htmx_get(client: Client, url: str, data: dict | None = None, **extra):
+    """A GET as a widget's partial sends it (htmx)."""
+    return client.get(url, data, HTTP_HX_REQUEST="true", **extra)
 
 
 @dataclass
@@ -24,14 +39,12 @@ class AssignedItem:
 
     def submit(self, client: Client, answer: object):
         """Save & next, as the page's script sends it (an htmx POST)."""
-        return client.post(
-            self.url,
-            {"intent": "submit", "answer": json.dumps(answer), "version": "0", "active_ms": "0"},
-            HTTP_HX_REQUEST="true",
+        return htmx_post(
+            client, self.url, {"intent": "submit", "answer": json.dumps(answer), "version": "0", "active_ms": "0"}
         )
 
     def partial(self, client: Client, name: str, data: dict):
-        return client.post(f"{self.url}?partial={name}", data, HTTP_HX_REQUEST="true")
+        return htmx_post(client, f"{self.url}?partial={name}", data)
 
     def stored(self) -> Annotation | None:
         return Annotation.objects.filter(item=self.item, annotator=self.annotator).first()
@@ -43,7 +56,7 @@ def assigned_items(subtask: str, records: list[dict]) -> list[AssignedItem]:
     dataset = make_dataset(subtask, records)
     assign_in_order(dataset, annotator)
     return [
-        AssignedItem(annotator, item, reverse("annotate_item", args=[dataset.pk, position]))
+        AssignedItem(annotator, item, item_url(dataset, position))
         for position, item in enumerate(dataset.items.order_by("ordinal"), start=1)
     ]
 

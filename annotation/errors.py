@@ -1,0 +1,63 @@
+"""What the services refuse: one exception type for every flow (import, assign, save, flag,
+export), whatever page, API endpoint or command called them.
+
+A refusal changes nothing. ``problems`` is a list of ``scoring.problems.Problem``: the field
+(and, for files, the file and line) a problem is about, and its message for the person who
+will read it. Messages the app makes are translated when the refusal is raised (so in the
+language of the request); problems found by ``scoring`` keep its English message and their
+``code``, which the app translates where people answer items. ``str(problem)`` is the line to
+show (``FILE:LINE: field: message``, or just the message of a refusal about no field).
+annotation/http.py maps a refusal to its HTTP status.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from scoring.problems import Problem
+
+
+class Refused(Exception):
+    """A service refused; nothing was changed. ``problems`` says why."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(str(problem) for problem in problems))
+        self.problems = problems
+
+    @classmethod
+    def because(cls, *messages: str) -> Refused:
+        """A refusal of messages about no particular field."""
+        return cls([Problem(field="", message=message) for message in messages])
+
+    @property
+    def messages(self) -> list[str]:
+        return [str(problem) for problem in self.problems]
+
+
+class DatasetFrozen(Refused):
+    """The dataset is frozen: none of its answers may change."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _("This dataset is frozen: its answers can no longer be changed."))])
+
+
+class StaleVersion(Refused):
+    """Someone saved a different answer since the version this save was based on."""
+
+    def __init__(self, current) -> None:
+        message = _(
+            "This answer was changed in another tab or browser since you opened it "
+            "(it is now at version %(version)s), so your change was not saved. "
+            "Reload the page to see the current answer."
+        ) % {"version": current.version}
+        super().__init__([Problem("", message)])
+        self.current = current  # the stored Annotation
+
+
+class NeedsConfirmation(Refused):
+    """A submit the annotator is asked to confirm (annotation.rules cautions): the same save,
+    confirmed, is accepted."""
+
+
+class NotExportable(Refused):
+    """The stored answers do not make a valid submission file."""
