@@ -16,9 +16,14 @@ def refusal_status(refused: Refused) -> int:
 
 
 def refusal_data(refused: Refused) -> dict:
-    """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each),
+    """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each,
+    "field: text"), ``codes`` (each problem's code, "" for one the app wrote),
     for a stale save ``current_version``, for a save to confirm ``needs_confirmation``."""
-    data = {"detail": " ".join(refused.messages), "problems": refused.messages}
+    data = {
+        "detail": " ".join(refused.messages),
+        "problems": refused.messages,
+        "codes": [problem.code for problem in refused.problems],
+    }
     if isinstance(refused, StaleVersion):
         data["current_version"] = refused.current.version
     if isinstance(refused, NeedsConfirmation):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from annotation.models import Dataset, GoldAnswer, Item
 from annotation.storable import UNSTORABLE, unstorable_fields
@@ -94,7 +95,7 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
         if GoldAnswer.objects.filter(item__dataset=dataset).exists():
             raise Refused(
-                [Problem("dataset", f"dataset {dataset.name!r} already has gold; it is never replaced", file=gold.name)]
+                [Problem("dataset", _("dataset “%(name)s” already has gold; it is never replaced") % {"name": dataset.name}, file=gold.name)]
             )
         inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
         records, problems = check_gold(dataset.subtask, gold.data, gold.name, inputs)
@@ -114,12 +115,12 @@ def _storage_problems(filename: str, lines: list[Line]) -> list[Problem]:
         for field in unstorable_fields(line.record):
             problems.append(Problem(field, UNSTORABLE, "unstorable", file=filename, line=line.number))
     if len(filename) > Dataset._meta.get_field("source_filename").max_length:
-        problems.append(Problem("file", "the file name is too long", file=filename))
+        problems.append(Problem("file", _("the file name is too long"), file=filename))
     max_id = Item._meta.get_field("external_id").max_length
     for line in lines:
         item_id = line.record.get("id")
         if isinstance(item_id, str) and len(item_id) > max_id:
-            problems.append(Problem("id", f"longer than {max_id} characters", file=filename, line=line.number))
+            problems.append(Problem("id", _("longer than %(max)d characters") % {"max": max_id}, file=filename, line=line.number))
     return problems
 
 
@@ -139,13 +140,13 @@ def _create_gold(dataset: Dataset, records: list[dict]) -> None:
 def _name_problems(name: str) -> list[Problem]:
     max_length = Dataset._meta.get_field("name").max_length
     if not name.strip():
-        return [Problem("dataset", "a dataset needs a name")]
+        return [Problem("dataset", _("a dataset needs a name"))]
     if len(name) > max_length:
-        return [Problem("dataset", f"a dataset name has at most {max_length} characters")]
+        return [Problem("dataset", _("a dataset name has at most %(max)d characters") % {"max": max_length})]
     if Dataset.objects.filter(name=name).exists():
         return [_dataset_exists(name)]
     return []
 
 
 def _dataset_exists(name: str) -> Problem:
-    return Problem("dataset", f"a dataset named {name!r} exists already; choose another name")
+    return Problem("dataset", _("a dataset named “%(name)s” exists already; choose another name") % {"name": name})

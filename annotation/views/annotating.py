@@ -19,6 +19,7 @@ from annotation.errors import NeedsConfirmation, Refused
 from annotation.forms import OwnAnswersFilter
 from annotation.http import refusal_status
 from annotation.models import Dataset, subtask_title
+from annotation.problem_texts import sentences
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
@@ -205,12 +206,12 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
         if not request.htmx:
             # Read again: the answer a stale save lost to is newer than the page read before it.
             current = queues.item_page(request.user, page.dataset_id, page.position)
-            return _item_page(request, current, problems=refusal.messages, status=status)
+            return _item_page(request, current, problems=sentences(refusal.problems), status=status)
         response = TemplateResponse(
             request,
             "annotation/partials/save_refused.html",
             {
-                "problems": refusal.messages,
+                "problems": sentences(refusal.problems),
                 "stale": status == 409,
                 "item_url": _item_url(page),
                 "confirmable": confirmable,

@@ -24,6 +24,7 @@ from annotation.forms import (
 from annotation.errors import Refused
 from annotation.http import refusal_status
 from annotation.models import Dataset, Flag
+from annotation.problem_texts import for_organizer
 from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.accounts import accounts_by_role
 from annotation.selectors.progress import (
@@ -39,6 +40,11 @@ from annotation.services.importing import SourceFile, import_dataset, import_gol
 from annotation.services.organizing import resolve_flag, set_frozen
 
 organizer_required = role_required(ORGANIZER)
+
+
+def organizer_problems(refused: Refused) -> list:
+    """The refusal's problems in the organizer's language (file, line and field kept)."""
+    return [for_organizer(problem) for problem in refused.problems]
 
 
 def _source(upload: UploadedFile) -> SourceFile:
@@ -113,7 +119,7 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                 created_by=request.user,
             )
         except Refused as refused:
-            problems, status = refused.problems, refusal_status(refused)
+            problems, status = organizer_problems(refused), refusal_status(refused)
         else:
             messages.success(request, _("Dataset %(name)s imported.") % {"name": dataset.name})
             return redirect("organizer_dataset", pk=dataset.pk)
@@ -136,7 +142,7 @@ def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 gold_synthetic=form.cleaned_data["gold_synthetic"],
             )
         except Refused as refused:
-            problems, status = refused.problems, refusal_status(refused)
+            problems, status = organizer_problems(refused), refusal_status(refused)
         else:
             messages.success(request, _("%(count)d gold answers imported.") % {"count": count})
             return redirect("organizer_dataset", pk=dataset.pk)
@@ -203,7 +209,7 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         return TemplateResponse(
             request,
             "annotation/organizer/export.html",
-            {"dataset": dataset, "annotator": user, "problems": refused.problems},
+            {"dataset": dataset, "annotator": user, "problems": organizer_problems(refused)},
             status=refusal_status(refused),
         )
     download = request.GET.get("download")

@@ -194,8 +194,8 @@ def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, open_
     assert {"du_id": DU[2], "head": DU[1], "relation": "Cause"} in stored.answer["discourse_units"]
 
 
-def test_the_relation_picker_explains_the_highlighted_relation_in_polish(page: Page, live_server, login):
-    open_item(page, live_server, login, [RECORD])
+def test_the_relation_picker_explains_the_highlighted_relation_in_polish(page: Page, open_items):
+    open_items("discourse", [RECORD])
     info = page.locator("#relation-info")
     page.keyboard.press("r")  # unit 1 is the root
     page.keyboard.press("j")
