@@ -19,7 +19,9 @@ from tests.organizer.conftest import sample_files
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 ENTRY = re.compile(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n)+)', re.MULTILINE)
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%|\{\w*\}")
-DEVELOPER_NOTES = re.compile(r"\bseed\b|\bprompt|\bJSON\b|TARGET|\[\[|\bNone\b|Traceback")
+DEVELOPER_NOTES = re.compile(r"\bseed\b|\bprompt|\bNone\b|Traceback")
+# An annotator never needs the words of the files behind the items.
+FILE_WORDS = re.compile(r"\bJSON\b|TARGET|\[\[")
 
 
 def _joined(quoted: str) -> str:
@@ -41,14 +43,15 @@ def english_phrases() -> list[str]:
     return sorted(phrases)
 
 
-def assert_polish(page: Page, phrases: list[str], where: str) -> None:
+def assert_polish(page: Page, phrases: list[str], where: str, annotator: bool = False) -> None:
     text = page.locator("body").inner_text()
     left = [phrase for phrase in phrases if phrase in text]
     assert not left, f"{where}: English on the page: {left}"
-    assert not DEVELOPER_NOTES.search(text), f"{where}: {DEVELOPER_NOTES.search(text)[0]!r}"
+    for notes in (DEVELOPER_NOTES, FILE_WORDS) if annotator else (DEVELOPER_NOTES,):
+        assert not notes.search(text), f"{where}: {notes.search(text)[0]!r}"
 
 
-def test_the_walk_shows_polish_only(page: Page, live_server, login):
+def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     phrases = english_phrases()
     page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
     call_command("load_demo", verbosity=0)
@@ -58,6 +61,18 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login):
     inputs, gold = sample_files("wsd")
     page.goto(f"{live_server.url}/organize/import/")
     assert_polish(page, phrases, "import")
+    bad = tmp_path / "zle.jsonl"
+    bad.write_text('{"id": "a"}\n{"id": "a"}\n{nie json\n', encoding="utf-8")
+    page.locator("input[name=name]").fill("zly")
+    page.locator("select[name=subtask]").select_option("wsd")
+    page.locator("input[name=inputs]").set_input_files(str(bad))
+    page.locator("main button[type=submit]").click()
+    problems = page.locator(".problems")
+    expect(problems).to_contain_text("występuje dwa razy (pierwszy raz w wierszu 1)")
+    expect(problems).to_contain_text("nie jest poprawnym JSON-em")
+    expect(problems).to_contain_text("zle.jsonl")
+    assert_polish(page, phrases, "import refused")
+    assert "duplicate id" not in problems.inner_text() and "is required" not in problems.inner_text()
     page.locator("input[name=name]").fill("wsd-spacer")
     page.locator("select[name=subtask]").select_option("wsd")
     page.locator("input[name=inputs]").set_input_files(str(inputs))
@@ -70,6 +85,11 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login):
     dataset = Dataset.objects.get(name="wsd-spacer")
     page.goto(f"{live_server.url}/organize/{dataset.pk}/assign/")
     assert_polish(page, phrases, "assign")
+    page.locator("input[name=annotators]").first.check()
+    page.locator("input[name=per_item]").fill("3")
+    page.locator("form", has=page.locator("input[name=per_item]")).locator("button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("3 anotatorów")  # the refusal, in Polish
+    assert_polish(page, phrases, "assign refused")
     page.goto(f"{live_server.url}/organize/accounts/")
     page.locator("input[name=name]").fill("nowa")
     page.locator("main form", has=page.locator("input[name=name]")).locator("button[type=submit]").click()
@@ -82,7 +102,7 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login):
     page.context.clear_cookies()
     page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
     login(page, annotator)
-    assert_polish(page, phrases, "home")
+    assert_polish(page, phrases, "home", annotator=True)
     for key in SUBTASK_KEYS:
         assignment = Assignment.objects.select_related("item__gold").get(
             annotator=annotator, dataset__subtask=key, position=1
@@ -92,7 +112,7 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login):
         page.keyboard.press("Escape")
         page.keyboard.press("Shift+G")
         expect(page.locator("#guideline")).to_have_attribute("open", "")
-        assert_polish(page, phrases, f"{key} item")
+        assert_polish(page, phrases, f"{key} item", annotator=True)
         page.keyboard.press("Shift+G")  # closed again
         if key == "numerals":
             page.keyboard.press("i")
@@ -100,10 +120,10 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login):
             page.evaluate("document.activeElement.blur()")
         answer_by_keyboard(page, key, assignment.item.payload, assignment.item.gold.payload)
         expect(page).not_to_have_url(re.compile(rf"/annotate/{assignment.dataset_id}/1/$"))
-        assert_polish(page, phrases, f"{key} after saving")
+        assert_polish(page, phrases, f"{key} after saving", annotator=True)
     page.goto(f"{live_server.url}/my-answers/")
     expect(page.locator("tbody tr")).to_have_count(len(SUBTASK_KEYS))
-    assert_polish(page, phrases, "my answers")
+    assert_polish(page, phrases, "my answers", annotator=True)
 
     page.context.clear_cookies()
     page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
