@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|agreement|majority: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import os
 import sys
 from pathlib import Path
 
+from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
 from scoring.evaluate import score_files
 from scoring.subtasks import SUBTASKS
-from scoring.validation import check_gold, check_inputs, check_submission
+from scoring.validation import check_gold, check_inputs, check_submission, submission_line
 
 
 class FileUnreadable(Exception):
@@ -74,6 +75,44 @@ def score(args) -> int:
     return 0
 
 
+def _read_answers(args) -> ReadAnswers:
+    """The inputs and the --pred files; file-level errors and answer faults on standard error."""
+    files = [(name, _read(name)) for name in args.pred]
+    read = read_answers(args.subtask, _read(args.inputs), args.inputs, files)
+    _report(read.faults, sys.stderr)
+    _report(read.errors, sys.stderr)
+    return read
+
+
+def agreement(args) -> int:
+    read = _read_answers(args)
+    if read.table is None:
+        return 1
+    print(figures_text(agreement_figures(args.subtask, read.table), args.json))
+    return 0
+
+
+def majority(args) -> int:
+    read = _read_answers(args)
+    if read.table is None:
+        return 1
+    lines = []
+    for item in read.table.items:
+        answer, reason = majority_answer(args.subtask, read.table.answers_of(item["id"]), item)
+        if answer is None:
+            print(f"{item['id']}: {reason}", file=sys.stderr)
+        else:
+            lines.append(submission_line(args.subtask, item["id"], answer))
+    data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    try:
+        Path(args.output).write_text(data, encoding="utf-8")
+    except OSError as error:
+        print(f"{args.output}: cannot write: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"{args.output}: {_count(len(lines), 'majority answer')} of {_count(len(read.table.items), 'item')}")
+    return 0
+
+
 def _flatten(metrics: dict, prefix: str = ""):
     for name, value in metrics.items():
         if isinstance(value, dict):
@@ -106,6 +145,20 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
     command.add_argument("--only-answered", action="store_true", help="score only the gold items the submission answers")
     command.set_defaults(run=score)
+
+    for name, run, description in (
+        ("agreement", agreement, "agreement between several submission files (one per annotator)"),
+        ("majority", majority, "the majority answer of several submission files, as a submission"),
+    ):
+        command = commands.add_parser(name, help=description)
+        command.add_argument("subtask", choices=list(SUBTASKS))
+        command.add_argument("--inputs", required=True, help="inputs.jsonl the submissions answer")
+        command.add_argument("--pred", required=True, nargs="+", metavar="FILE", help="two or more submission files")
+        if name == "agreement":
+            command.add_argument("--json", action="store_true", help="print one JSON object")
+        else:
+            command.add_argument("-o", "--output", required=True, help="where to write the majority submission")
+        command.set_defaults(run=run)
     return parser
 
 
@@ -113,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "validate" and args.partial and not args.inputs:
         print("--partial needs --inputs", file=sys.stderr)
+        return 2
+    if args.command in ("agreement", "majority") and len(args.pred) < 2:
+        print("--pred needs two or more files", file=sys.stderr)
         return 2
     try:
         return args.run(args)

@@ -1,4 +1,5 @@
-"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, accounts."""
+"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, agreement,
+accounts."""
 
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from annotation.models import Dataset, Flag
 from annotation.problem_texts import for_organizer
 from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.accounts import accounts_by_role
+from annotation.selectors.agreement import agreement_report
 from annotation.selectors.progress import (
     annotator_progress,
     dataset_flags,
@@ -299,3 +301,17 @@ def _posted_object(request: HttpRequest, model, field: str):
     if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
         raise Http404
     return get_object_or_404(model, pk=int(pk))
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
+    """How far the annotators agree; ?kind= narrows the disagreement list (htmx: the list only)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    report = agreement_report(dataset)
+    kind = request.GET.get("kind", "")
+    shown = [disagreement for disagreement in report.disagreements if not kind or kind in disagreement.kinds]
+    context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown}
+    if request.htmx:
+        return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)
+    return TemplateResponse(request, "annotation/organizer/agreement.html", context)
