@@ -45,6 +45,9 @@ PROBLEM_TEXTS: dict[str, Promise] = {
     "unsorted": _("positions must be ascending, each once"),
     "in_both": _("a position cannot be both required and optional"),
     "unknown_marker": _("names a position the sentence does not have"),
+    "too_deep": _("is nested too deeply"),
+    "too_long": _("is too long for this item"),
+    "too_many": _("has more entries than this item has"),
     "unstorable": _(
         "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
     ),
@@ -84,6 +87,9 @@ SENTENCES: dict[str, Promise] = {
     "unsorted": _("Each comma position may be given only once: reload the page and mark the commas again."),
     "in_both": _("A position cannot have a required and an optional comma at once: choose one."),
     "unknown_marker": _("The answer names a position this sentence does not have: reload the page and mark the commas again."),
+    "too_deep": _("The answer is nested too deeply to read: reload the page and answer again."),
+    "too_long": _("Part of the answer is too long for this item (%(part)s): shorten it and save again."),
+    "too_many": _("Part of the answer has more entries than this item has (%(part)s): reload the page and answer again."),
     "unstorable": _(
         "The answer holds a character that cannot be saved (U+0000, or half of a surrogate pair), or a number "
         "too large: remove it and save again."

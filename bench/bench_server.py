@@ -180,8 +180,9 @@ def gunicorn(workers: int):
     port = spare_port()
     server = subprocess.Popen(
         [
-            PYTHON, "-m", "gunicorn", "polis_site.wsgi", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(workers), "--no-control-socket", "--log-level", "warning",
+            PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning",
+            "--access-logfile", "/dev/null",
         ],
         cwd=BASE_DIR,
     )
@@ -339,6 +340,7 @@ def main() -> None:
 
     recreate_database(os.environ["DATABASE_URL"])
     manage("migrate", "--noinput", "-v", "0")
+    manage("createcachetable")
     manage("collectstatic", "--noinput", "-v", "0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
     sys.path.insert(0, str(BASE_DIR))

@@ -1,9 +1,8 @@
 from django.contrib.auth.decorators import login_required
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.authtoken.views import obtain_auth_token
 
-from annotation.api import views
+from annotation.api import tokens, views
 
 # Swagger UI from drf-spectacular-sidecar (served as static files, no other host); the split
 # view serves its start-up script as a file of its own (?script), so the page has no inline
@@ -14,11 +13,11 @@ api_docs = login_required(
 
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
-    path("datasets/<int:pk>/items/", views.dataset_items, name="api_dataset_items"),
-    path("datasets/<int:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
+    path("datasets/<id:pk>/items/", views.dataset_items, name="api_dataset_items"),
+    path("datasets/<id:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
     path("annotations/", views.annotation_list, name="api_annotations"),
-    path("annotations/<int:pk>/", views.annotation_detail, name="api_annotation"),
-    path("token/", obtain_auth_token, name="api_token"),
+    path("annotations/<id:pk>/", views.annotation_detail, name="api_annotation"),
+    path("token/", tokens.obtain_token, name="api_token"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", api_docs, name="api_docs"),
 ]

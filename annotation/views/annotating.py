@@ -15,11 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from annotation import limits
 from annotation.errors import NeedsConfirmation, Refused
 from annotation.forms import OwnAnswersFilter
 from annotation.http import refusal_status
+from annotation.item_fields import annotator_payload
 from annotation.models import Dataset, subtask_title
-from annotation.problem_texts import sentences
+from annotation.problem_texts import for_annotator, sentences
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
@@ -128,6 +130,11 @@ def _item_page(
     request: HttpRequest, page: queues.ItemPage, problems: list[str] | None = None, status: int = 200
 ) -> TemplateResponse:
     widget = widget_for(page.subtask)
+    # Only the fields of the input schema: other keys of the line are for organizers.
+    payload = annotator_payload(page.subtask, page.payload)
+    # A stored draft that is not an object (drafts are checked, but pages draw whatever is
+    # stored) is shown as no answer, to the widget and the script alike.
+    answer = page.answer if isinstance(page.answer, dict) else None
     config = {
         "frozen": page.frozen,
         "submitted": page.submitted,
@@ -137,14 +144,14 @@ def _item_page(
     context = {
         "page": page,
         "subtask_title": subtask_title(page.subtask),
-        "payload": page.payload,
-        "answer": page.answer,
+        "payload": payload,
+        "answer": answer,
         "widget": widget,
         "guideline_template": f"annotation/guidelines/{page.subtask}.html",
         "clock": annotating.start_clock(page),
         "config": config,
         "problems": problems or [],
-        **widget.context(page.payload, page.answer),
+        **widget.context(payload, answer),
     }
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
@@ -185,15 +192,21 @@ def _posted_int(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
+def _posted_answer(request: HttpRequest) -> object:
+    """The posted answer; None when it is not JSON (refused as no answer)."""
     try:
-        answer = json.loads(request.POST.get("answer") or "null")
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to read
-        answer = None
+        return json.loads(request.POST.get("answer") or "null")
+    except ValueError:
+        return None
+    except RecursionError:  # nested too deep for Python to read
+        raise Refused([for_annotator(limits.depth_problem("answer"))]) from None
+
+
+def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
     try:
         outcome = annotating.save_answer(
             page=page,
-            answer=answer,
+            answer=_posted_answer(request),
             submit=submit,
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),
