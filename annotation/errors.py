@@ -54,6 +54,11 @@ class StaleVersion(Refused):
         self.current = current  # the stored Annotation
 
 
+class NeedsConfirmation(Refused):
+    """A submit the annotator is asked to confirm (annotation.rules cautions): the same save,
+    confirmed, is accepted."""
+
+
 class NotExportable(Refused):
     """The stored answers do not make a valid submission file."""
 

@@ -1,4 +1,5 @@
-"""Forms of the organizer pages. What the data must satisfy is checked by the services."""
+"""Forms of the organizer pages (and the annotator's answer filter). What the data must
+satisfy is checked by the services."""
 
 from django import forms
 from django.conf import settings
@@ -9,8 +10,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.limits import MAX_COMMENT
-from annotation.models import SUBTASK_CHOICES, Dataset
-from annotation.roles import ANNOTATOR
+from annotation.models import SUBTASK_CHOICES, Annotation, Dataset
+from annotation.roles import ADJUDICATOR, ANNOTATOR
 
 
 def upload_limit_sentence() -> str:
@@ -86,3 +87,30 @@ class AdjudicationSettingsForm(forms.ModelForm):
     class Meta:
         model = Dataset
         fields = ["auto_majority", "adjudicators_see_names", "gold_revealed"]
+
+
+class OwnAnswersFilter(forms.Form):
+    """The filter of the "My answers" page (GET): one dataset, one status, or all."""
+
+    dataset = forms.ModelChoiceField(label=_("Dataset"), queryset=Dataset.objects.none(), required=False,
+                                     empty_label=_("all"))
+    status = forms.ChoiceField(label=_("Status"), choices=[("", _("all")), *Annotation.Status.choices],
+                               required=False)
+
+    def __init__(self, *args, datasets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dataset"].queryset = datasets
+
+
+ACCOUNT_ROLE_CHOICES = [(ANNOTATOR, _("annotator")), (ADJUDICATOR, _("adjudicator"))]
+
+
+class AccountForm(forms.Form):
+    name = forms.CharField(label=_("Login name"), max_length=User._meta.get_field("username").max_length)
+    email = forms.EmailField(label=_("E-mail (optional)"), required=False)
+    role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)
+
+
+class AccountsCsvForm(forms.Form):
+    accounts = forms.FileField(label=_("CSV file: one account a line, login name and e-mail"))
+    role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)

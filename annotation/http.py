@@ -13,6 +13,7 @@ from django.utils.http import content_disposition_header
 from annotation.errors import (
     ClaimedByOther,
     DatasetFrozen,
+    NeedsConfirmation,
     NotAdjudicatorHere,
     NotExportable,
     Refused,
@@ -37,11 +38,18 @@ def refusal_status(refused: Refused) -> int:
 
 
 def refusal_data(refused: Refused) -> dict:
-    """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each) and,
-    for a stale save, ``current_version``."""
-    data = {"detail": " ".join(refused.messages), "problems": refused.messages}
+    """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each,
+    "field: text"), ``codes`` (each problem's code, "" for one the app wrote),
+    for a stale save ``current_version``, for a save to confirm ``needs_confirmation``."""
+    data = {
+        "detail": " ".join(refused.messages),
+        "problems": refused.messages,
+        "codes": [problem.code for problem in refused.problems],
+    }
     if isinstance(refused, (StaleVersion, StaleDecision)):
         data["current_version"] = refused.current.version
+    if isinstance(refused, NeedsConfirmation):
+        data["needs_confirmation"] = True
     return data
 
 

@@ -153,6 +153,9 @@ class Annotation(models.Model):
     # The submitted answer after the subtask's normaliser, as canonical JSON ("" for a draft):
     # two answers disagree when these differ, which the database can tell without Python.
     normalised_answer = models.TextField(_("normalised answer"), blank=True, default="")
+    # What the save learned about the answer beyond its fields, e.g. "confirmed_unknown_words":
+    # the words of a numerals answer Morfeusz does not know that the annotator saved anyway.
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("annotation")

@@ -14,6 +14,7 @@ urlpatterns = [
     path("adjudicate/<id:dataset_pk>/<id:item_pk>/", adjudicating.adjudicate_item, name="adjudicate_item"),
     path("organize/", organizer.dataset_list, name="organizer_datasets"),
     path("organize/import/", organizer.import_upload, name="organizer_import"),
+    path("organize/accounts/", organizer.accounts, name="organizer_accounts"),
     path("organize/<id:pk>/", organizer.dataset_detail, name="organizer_dataset"),
     path("organize/<id:pk>/agreement/", organizer.dataset_agreement, name="organizer_agreement"),
     path("organize/<id:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "annotation",
@@ -222,6 +223,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Datasets, assigned items and annotations of the PoLiS human baseline.",
     "VERSION": "1.0.0",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Swagger UI's files come from drf-spectacular-sidecar, served with the other static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # A proxy in front: the scheme it saw and the client's address come from its headers. Only

@@ -10,7 +10,10 @@ register_converter(PositionConverter, "position")
 
 handler500 = errors.server_error
 
+from annotation.views.home import favicon
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("healthz", errors.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),

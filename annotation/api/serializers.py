@@ -53,7 +53,7 @@ class AnnotationSerializer(serializers.ModelSerializer):
         model = Annotation
         fields = [
             "id", "item", "dataset", "external_id", "answer", "status", "version",
-            "active_ms", "created_at", "updated_at", "submitted_at",
+            "active_ms", "created_at", "updated_at", "submitted_at", "metadata",
         ]
         read_only_fields = fields
 
@@ -73,6 +73,13 @@ class AnnotationWriteSerializer(serializers.Serializer):
         min_value=0, max_value=INTEGER_MAX, default=0,
         help_text="Active time spent since the last save; credited up to the wall-clock time since it.",
     )
+    confirmed = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "Save a submit the rules ask to confirm (refused with needs_confirmation, e.g. numeral words "
+            "the dictionary does not know); the annotation's metadata then says what was confirmed."
+        ),
+    )
 
 
 class AnnotationCreateSerializer(AnnotationWriteSerializer):
@@ -83,7 +90,13 @@ class AnnotationCreateSerializer(AnnotationWriteSerializer):
 
 class RefusalSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    problems = serializers.ListField(child=serializers.CharField())
+    problems = serializers.ListField(child=serializers.CharField(), help_text='One a problem: "field: text".')
+    codes = serializers.ListField(
+        child=serializers.CharField(), help_text="Each problem's code, in the same order (empty for the app's own)."
+    )
+    needs_confirmation = serializers.BooleanField(
+        required=False, help_text="true: the same save with confirmed=true is accepted."
+    )
     current_version = serializers.IntegerField(required=False)
 
 

@@ -1,7 +1,15 @@
+from django.contrib.auth.decorators import login_required
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from annotation.api import adjudication, docs, tokens, views
+from annotation.api import adjudication, tokens, views
+
+# Swagger UI from drf-spectacular-sidecar (served as static files, no other host); the split
+# view serves its start-up script as a file of its own (?script), so the page has no inline
+# script. A page for people: without a session it sends to the login page.
+api_docs = login_required(
+    SpectacularSwaggerSplitView.as_view(url_name="api_schema", template_name="annotation/api_swagger.html")
+)
 
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
@@ -19,5 +27,5 @@ urlpatterns = [
     path("datasets/<id:pk>/adjudication-settings/", adjudication.adjudication_settings, name="api_adjudication_settings"),
     path("items/<id:pk>/withdraw/", adjudication.withdraw, name="api_withdraw"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
-    path("docs/", docs.api_docs, name="api_docs"),
+    path("docs/", api_docs, name="api_docs"),
 ]

@@ -130,6 +130,7 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
             submit=data["status"] == Annotation.Status.SUBMITTED,
             based_on_version=data["version"],
             active_ms=data["active_ms"],
+            confirmed=data["confirmed"],
         )
     except Refused as refusal:
         return Response(refusal_data(refusal), status=refusal_status(refusal))

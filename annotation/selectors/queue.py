@@ -247,16 +247,3 @@ def item_page_of_item(annotator: AbstractBaseUser, item_id: int) -> ItemPage | N
     return _item_page("a.item_id = %(item)s", {"annotator": annotator.pk, "item": item_id})
 
 
-def submitted_answers(annotator: AbstractBaseUser) -> QuerySet[Annotation]:
-    """The annotator's submitted answers, newest first, each with its position to reopen it."""
-    return (
-        Annotation.objects.filter(annotator=annotator, status=Annotation.Status.SUBMITTED)
-        .select_related("item__dataset")
-        .annotate(
-            position=Subquery(
-                Assignment.objects.filter(item=OuterRef("item"), annotator=annotator).values("position")[:1]
-            )
-        )
-        .filter(position__isnull=False)
-        .order_by("-submitted_at", "-pk")
-    )

@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation import limits
-from annotation.errors import DatasetFrozen, Refused, StaleVersion
+from annotation.errors import DatasetFrozen, NeedsConfirmation, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
 from annotation.problem_texts import for_annotator
-from annotation.rules import rule_refusals
+from annotation.rules import rule_caution, rule_refusals
 from annotation.selectors.queue import ItemPage
 from annotation.services.settling import settle_by_majority
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
@@ -127,25 +127,37 @@ def save_answer(
     based_on_version: int,
     active_ms: int = 0,
     clock: str | None = None,
+    confirmed: bool = False,
 ) -> SaveOutcome:
     """Store the annotator's answer to an assigned item as a draft or submitted.
 
     ``based_on_version`` is the version the annotator last saw (0: none yet). Sending what is
     already stored succeeds and writes nothing; a different answer based on an old version is
     refused (StaleVersion), as is any change once the dataset is frozen. Every real save bumps
-    the version and appends an AnnotationRevision.
+    the version and appends an AnnotationRevision. A submit the subtask's rules caution about
+    is refused (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's
+    metadata with the annotation (any other save clears it).
     """
     if page.frozen:
         raise DatasetFrozen
     refusals = _refusals(page, answer, submit)
     if refusals:
         raise Refused(refusals)
+    caution = rule_caution(page.subtask, answer, page.payload) if submit else None
+    if caution is not None and not confirmed:
+        raise NeedsConfirmation.because(caution.message)
+    metadata = caution.metadata if caution is not None else {}
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     normalised = normalised_answer(page.subtask, answer) if submit else ""
     try:
         with transaction.atomic():
             annotation = _locked_annotation(page)
-            if annotation is not None and annotation.answer == answer and annotation.status == status:
+            if (
+                annotation is not None
+                and annotation.answer == answer
+                and annotation.status == status
+                and annotation.metadata == metadata
+            ):
                 return SaveOutcome(annotation, changed=False)
             if annotation is not None and annotation.version != based_on_version:
                 raise StaleVersion(annotation)
@@ -163,6 +175,7 @@ def save_answer(
                     version=1,
                     submitted_at=now if submit else None,
                     normalised_answer=normalised,
+                    metadata=metadata,
                 )
             else:
                 annotation.answer = answer
@@ -170,11 +183,13 @@ def save_answer(
                 annotation.active_ms += credited
                 annotation.version += 1
                 annotation.normalised_answer = normalised
+                annotation.metadata = metadata
                 if submit:
                     annotation.submitted_at = now
                 annotation.save(
                     update_fields=[
-                        "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "updated_at"
+                        "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "metadata",
+                        "updated_at",
                     ]
                 )
             AnnotationRevision.objects.create(
@@ -187,7 +202,7 @@ def save_answer(
     except IntegrityError:
         # A first save from another tab created the annotation between our read and write.
         current = Annotation.objects.get(item_id=page.item_id, annotator_id=page.annotator_id)
-        if current.answer == answer and current.status == status:
+        if current.answer == answer and current.status == status and current.metadata == metadata:
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
     if submit and page.auto_majority:

@@ -55,6 +55,10 @@ class Submission:
     def filename(self) -> str:
         return f"{self.dataset.name}.{self.annotator.get_username()}.submission.jsonl"
 
+    @property
+    def unanswered_filename(self) -> str:
+        return f"{self.dataset.name}.{self.annotator.get_username()}.unanswered.txt"
+
     def to_bytes(self) -> bytes:
         return jsonl_bytes(self.lines)
 

@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from annotation import limits
 from annotation.item_fields import answer_key_problems
@@ -110,7 +111,7 @@ class _Problems:
     def refusal(self) -> Refused:
         problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
         if self.count > len(self.kept):
-            problems.append(Problem("file", f"and {self.count - len(self.kept)} more problems not listed"))
+            problems.append(Problem("file", _("and %(count)d more problems not listed") % {"count": self.count - len(self.kept)}))
         return Refused(problems)
 
 
@@ -163,7 +164,7 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
         if GoldAnswer.objects.filter(item__dataset=dataset).exists():
             raise Refused(
-                [Problem("dataset", f"dataset {dataset.name!r} already has gold; it is never replaced", file=gold.name)]
+                [Problem("dataset", _("dataset “%(name)s” already has gold; it is never replaced") % {"name": dataset.name}, file=gold.name)]
             )
         count = _add_gold(dataset, gold, problems)
         if problems.count:
@@ -252,27 +253,27 @@ def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None)
             found += answer_key_problems(input_of, line.record)
         item_id = line.record.get("id")
         if isinstance(item_id, str) and len(item_id) > max_id:
-            found.append(Problem("id", f"longer than {max_id} characters"))
+            found.append(Problem("id", _("longer than %(max)d characters") % {"max": max_id}))
         problems += [problem.at(filename, line.number) for problem in found]
     return problems
 
 
 def _file_name_problems(source: SourceFile) -> list[Problem]:
     if len(source.name) > Dataset._meta.get_field("source_filename").max_length:
-        return [Problem("file", "the file name is too long", file=source.name)]
+        return [Problem("file", _("the file name is too long"), file=source.name)]
     return []
 
 
 def _name_problems(name: str) -> list[Problem]:
     max_length = Dataset._meta.get_field("name").max_length
     if not name.strip():
-        return [Problem("dataset", "a dataset needs a name")]
+        return [Problem("dataset", _("a dataset needs a name"))]
     if len(name) > max_length:
-        return [Problem("dataset", f"a dataset name has at most {max_length} characters")]
+        return [Problem("dataset", _("a dataset name has at most %(max)d characters") % {"max": max_length})]
     if Dataset.objects.filter(name=name).exists():
         return [_dataset_exists(name)]
     return []
 
 
 def _dataset_exists(name: str) -> Problem:
-    return Problem("dataset", f"a dataset named {name!r} exists already; choose another name")
+    return Problem("dataset", _("a dataset named “%(name)s” exists already; choose another name") % {"name": name})

@@ -174,6 +174,7 @@ def _script_messages(language: str | None) -> dict[str, str]:
         "keySkip": _("Skip this item"),
         "keyHelp": _("Show the keys"),
         "keyBack": _("Back to choosing mode"),
+        "keyAnswerField": _("Go to the answer field"),
         "keyEscape": _("Leave the text field or close a window"),
     }
 

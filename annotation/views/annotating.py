@@ -16,12 +16,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, push_url, retarget
 
 from annotation import limits
-from annotation.errors import Refused
+from annotation.errors import NeedsConfirmation, Refused
+from annotation.forms import OwnAnswersFilter
 from annotation.http import refusal_status
 from annotation.item_fields import annotator_payload
 from annotation.models import Dataset, subtask_title
-from annotation.problem_texts import for_annotator
+from annotation.problem_texts import for_annotator, sentences
 from annotation.roles import ANNOTATOR, role_required
+from annotation.selectors import answers as own
 from annotation.selectors import queue as queues
 from annotation.services import annotating
 from annotation.widgets import widget_for
@@ -30,6 +32,10 @@ from annotation.widgets import widget_for
 # is neither, so the answer stays in the browser and is sent again.
 SAVED_HEADER = "X-Polis-Version"
 REFUSED_HEADER = "X-Polis-Refused"
+# A refusal the annotator may confirm (annotation.rules cautions); the same submit with
+# confirm=CONFIRM is then saved.
+CONFIRM_HEADER = "X-Polis-Confirm"
+CONFIRM = "1"
 
 
 annotator_required = role_required(ANNOTATOR)
@@ -75,8 +81,23 @@ def queue_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 @annotator_required
 @require_GET
 def my_answers(request: HttpRequest) -> HttpResponse:
-    page = Paginator(queues.submitted_answers(request.user), 50).get_page(request.GET.get("page"))
-    return TemplateResponse(request, "annotation/my_answers.html", {"page": page})
+    """The annotator's answers, each shown in its subtask's terms; filtered by dataset and status."""
+    filters = OwnAnswersFilter(request.GET, datasets=own.datasets_answered(request.user))
+    chosen = filters.cleaned_data if filters.is_valid() else {}
+    dataset = chosen.get("dataset")
+    answers = own.own_answers(request.user, dataset_id=dataset.pk if dataset else None, status=chosen.get("status") or None)
+    page = Paginator(answers, 50).get_page(request.GET.get("page"))
+    rows = [
+        (answer, widget_for(answer.item.dataset.subtask).summary(answer.item.payload, answer.answer))
+        for answer in page.object_list
+    ]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return TemplateResponse(
+        request,
+        "annotation/my_answers.html",
+        {"page": page, "rows": rows, "filters": filters, "filter_query": query.urlencode()},
+    )
 
 
 @annotator_required
@@ -166,6 +187,8 @@ def _script_messages(language: str | None) -> dict[str, str]:
         "keyFlag": _("Flag a problem with this item"),
         "keyGuideline": _("Show or hide the guideline"),
         "keyHelp": _("Show the keys"),
+        "keyHelpAnywhere": _("Show the keys, also while typing"),
+        "keyAnswerField": _("Go to the answer field"),
         "keyEscape": _("Leave the text field or close a window"),
     }
 
@@ -196,20 +219,30 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),
             clock=request.POST.get("clock"),
+            confirmed=request.POST.get("confirm") == CONFIRM,
         )
     except Refused as refusal:
         status = refusal_status(refusal)
+        confirmable = isinstance(refusal, NeedsConfirmation)
         if not request.htmx:
             # Read again: the answer a stale save lost to is newer than the page read before it.
             current = queues.item_page(request.user, page.dataset_id, page.position)
-            return _item_page(request, current, problems=refusal.messages, status=status)
+            return _item_page(request, current, problems=sentences(refusal.problems), status=status)
         response = TemplateResponse(
             request,
             "annotation/partials/save_refused.html",
-            {"problems": refusal.messages, "stale": status == 409, "item_url": _item_url(page)},
+            {
+                "problems": sentences(refusal.problems),
+                "stale": status == 409,
+                "item_url": _item_url(page),
+                "confirmable": confirmable,
+                "confirm_value": CONFIRM,
+            },
             status=status,
         )
         response[REFUSED_HEADER] = "1"
+        if confirmable:
+            response[CONFIRM_HEADER] = CONFIRM
         return response
     if submit:
         response = _next_item(request, page)

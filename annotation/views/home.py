@@ -1,5 +1,6 @@
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.templatetags.static import static
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
@@ -22,3 +23,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "datasets": datasets_with_work(request.user) if is_annotator else [],
         },
     )
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, for the pages that do not link the icon themselves (the admin, the browsable API)."""
+    return HttpResponseRedirect(static("favicon.svg"))

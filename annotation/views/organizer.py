@@ -1,4 +1,5 @@
-"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, agreement."""
+"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, agreement,
+accounts."""
 
 
 from django.conf import settings
@@ -15,6 +16,8 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.forms import (
+    AccountForm,
+    AccountsCsvForm,
     AdjudicationSettingsForm,
     AssignForm,
     GoldForm,
@@ -26,7 +29,9 @@ from annotation.forms import (
 from annotation.errors import Refused
 from annotation.http import export_download, refusal_status
 from annotation.models import Dataset, Flag
+from annotation.problem_texts import for_organizer
 from annotation.roles import ORGANIZER, role_required
+from annotation.selectors.accounts import accounts_by_role
 from annotation.selectors.agreement import agreement_report
 from annotation.selectors.progress import (
     annotator_progress,
@@ -35,6 +40,7 @@ from annotation.selectors.progress import (
     datasets_overview,
     withdrawn_items,
 )
+from annotation.services.accounts import create_account, create_accounts_from_csv, password_link, set_active
 from annotation.services.assigning import assign, release
 from annotation.selectors.exports import export_summaries
 from annotation.services.exporting import build_export, build_submission
@@ -42,6 +48,11 @@ from annotation.services.importing import SourceFile, import_dataset, import_gol
 from annotation.services.organizing import resolve_flag, set_adjudication_settings, set_frozen
 
 organizer_required = role_required(ORGANIZER)
+
+
+def organizer_problems(refused: Refused) -> list:
+    """The refusal's problems in the organizer's language (file, line and field kept)."""
+    return [for_organizer(problem) for problem in refused.problems]
 
 
 def _source(upload: UploadedFile) -> SourceFile:
@@ -152,7 +163,7 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                 created_by=request.user,
             )
         except Refused as refused:
-            problems, status = refused.problems, refusal_status(refused)
+            problems, status = organizer_problems(refused), refusal_status(refused)
         else:
             messages.success(request, _("Dataset %(name)s imported.") % {"name": dataset.name})
             return redirect("organizer_dataset", pk=dataset.pk)
@@ -179,7 +190,7 @@ def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 gold_synthetic=form.cleaned_data["gold_synthetic"],
             )
         except Refused as refused:
-            problems, status = refused.problems, refusal_status(refused)
+            problems, status = organizer_problems(refused), refusal_status(refused)
         else:
             messages.success(request, _("%(count)d gold answers imported.") % {"count": count})
             return redirect("organizer_dataset", pk=dataset.pk)
@@ -235,7 +246,9 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET"])
 def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
-    """The export page (answered, unanswered, problems); ?download=1 sends the file."""
+    """The export page (answered, the count of unanswered, problems); ?download=1 sends the
+    submission file, ?download=unanswered the ids of the unanswered items, one a line. With no
+    submitted answer there is no file: the page says so."""
     dataset = get_object_or_404(Dataset, pk=pk)
     user = get_object_or_404(User, username=annotator)
     try:
@@ -244,10 +257,17 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         return TemplateResponse(
             request,
             "annotation/organizer/export.html",
-            {"dataset": dataset, "annotator": user, "problems": refused.problems},
+            {"dataset": dataset, "annotator": user, "problems": organizer_problems(refused)},
             status=refusal_status(refused),
         )
-    if request.GET.get("download"):
+    download = request.GET.get("download")
+    if download == "unanswered":
+        response = HttpResponse(
+            "".join(f"{external_id}\n" for external_id in submission.unanswered), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = content_disposition_header(True, submission.unanswered_filename)
+        return response
+    if download and submission.lines:
         response = HttpResponse(submission.to_bytes(), content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = content_disposition_header(True, submission.filename)
         return response
@@ -256,6 +276,77 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         "annotation/organizer/export.html",
         {"dataset": dataset, "annotator": user, "submission": submission},
     )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def accounts(request: HttpRequest) -> HttpResponse:
+    """Accounts by role. POST action=create (one), csv (many), link (a new password link),
+    deactivate, activate, release (an inactive annotator's unanswered items of one dataset).
+    Password links are shown in the answer to the POST that made them, and never again."""
+    action = request.POST.get("action")
+    one_form = AccountForm(request.POST if action == "create" else None)
+    csv_form = AccountsCsvForm(request.POST if action == "csv" else None, request.FILES if action == "csv" else None)
+    problems = []
+    links: list[tuple[User, str]] = []
+    if request.method == "POST":
+        if action in ("create", "csv"):
+            form = one_form if action == "create" else csv_form
+            if form.is_valid():
+                data = form.cleaned_data
+                try:
+                    if action == "create":
+                        made = [create_account(name=data["name"], email=data["email"], role=data["role"])]
+                    else:
+                        made = create_accounts_from_csv(source=_source(data["accounts"]), role=data["role"])
+                except Refused as refused:
+                    problems = refused.problems
+                else:
+                    links = [(new.user, request.build_absolute_uri(new.password_link)) for new in made]
+                    one_form, csv_form = AccountForm(), AccountsCsvForm()
+        elif action in ("link", "deactivate", "activate", "release"):
+            user = _posted_object(request, User, "user")
+            if action == "link":
+                links = [(user, request.build_absolute_uri(password_link(user)))]
+            elif action == "release":
+                dataset = _posted_object(request, Dataset, "dataset")
+                try:
+                    result = release(dataset, user)
+                except Refused as refused:
+                    messages.error(request, str(refused))
+                else:
+                    messages.success(request, _("%(count)d assignments added.") % {"count": result.total_added})
+                return redirect("organizer_accounts")
+            else:
+                set_active(user, action == "activate")
+                messages.success(
+                    request,
+                    (_("%(name)s can log in again.") if action == "activate" else _("%(name)s can no longer log in."))
+                    % {"name": user.get_username()},
+                )
+                return redirect("organizer_accounts")
+        else:
+            return HttpResponse(status=400)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/accounts.html",
+        {
+            "roles": accounts_by_role(),
+            "one_form": one_form,
+            "csv_form": csv_form,
+            "problems": problems,
+            "links": links,
+            "link_days": settings.PASSWORD_RESET_TIMEOUT // 86400,
+        },
+        status=422 if problems else 200,
+    )
+
+
+def _posted_object(request: HttpRequest, model, field: str):
+    pk = request.POST.get(field, "")
+    if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
+        raise Http404
+    return get_object_or_404(model, pk=int(pk))
 
 
 @organizer_required

@@ -8,6 +8,7 @@ whole flow works before, and independently of, the dedicated widgets.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
     from annotation.selectors.queue import ItemPage
 
 
+def compact_json(payload: dict, answer: dict) -> str:
+    return json.dumps(answer, ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class Widget:
     # Included inside the item page's answer form; gets item, payload, answer and context(...).
@@ -30,6 +35,9 @@ class Widget:
     context: Callable[[dict, dict | None], dict]
     # htmx partials, served by the item view for ?partial=<name> (GET or POST).
     partials: Mapping[str, Callable[[HttpRequest, ItemPage], HttpResponse]] = field(default_factory=dict)
+    # (item payload, stored answer) -> the answer in one line, in the subtask's own terms
+    # (text, escaped by the template, or SafeString built from escaped parts).
+    summary: Callable[[dict, dict], str] = compact_json
 
 
 def _load(key: str) -> Widget:

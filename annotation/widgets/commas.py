@@ -12,13 +12,15 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import POSITION
 
 # A position with the spaces around it: the preview puts the comma right after the word.
 MARKER = re.compile(r"(?P<before>\s*)" + POSITION.pattern + r"(?P<after>\s*)")
-# Markers 1-9 are typed with their digit and marker 10 with 0; higher ones are clicked.
-KEYED_MARKERS = 10
+# Up to 10 markers, each is typed with its digit (0 for 10); on a sentence with more,
+# with its two digits typed quickly (static/annotation/widgets/numbers.js), up to 99.
+ONE_DIGIT_MARKERS = 10
+TWO_DIGIT_MARKERS = 99
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,13 @@ class Piece:
     title: str = ""
     label: str = ""
 
-    @property
-    def key(self) -> str:
-        """The key that toggles this marker ("" if it has none)."""
-        if self.marker is None or self.marker > KEYED_MARKERS:
-            return ""
-        return str(self.marker % 10)
+
+
+def marker_keys(marker: int, marker_count: int) -> str:
+    """The digits that toggle `marker` on a sentence of `marker_count` markers ("" if none)."""
+    if marker_count <= ONE_DIGIT_MARKERS:
+        return str(marker % 10)
+    return f"{marker:02d}" if marker <= TWO_DIGIT_MARKERS else ""
 
 
 def sentence_pieces(sentence: str) -> list[Piece]:
@@ -76,12 +79,13 @@ def _positions(answer: dict | None, field: str) -> list[int]:
     return sorted({value for value in values if isinstance(value, int) and not isinstance(value, bool)})
 
 
-def _drawn(piece: Piece, required: list[int], optional: list[int]) -> Piece:
+def _drawn(piece: Piece, required: list[int], optional: list[int], marker_count: int) -> Piece:
     if piece.marker is None:
         return piece
     state = "required" if piece.marker in required else "optional" if piece.marker in optional else "none"
-    if piece.key:
-        title = gettext("Key %(key)s; Shift+%(key)s: optional") % {"key": piece.key}
+    keys = marker_keys(piece.marker, marker_count)
+    if keys:
+        title = gettext("Key %(key)s; Shift+%(key)s: optional") % {"key": keys}
     else:
         title = gettext("Click to change")
     return replace(piece, state=state, title=title, label=gettext("Position %(number)s") % {"number": piece.marker})
@@ -94,21 +98,41 @@ def context(payload: dict, answer: dict | None) -> dict:
     # A position is never both; if a stored draft says so, "required" wins on screen.
     optional = [k for k in _positions(answer, "optional") if k not in required]
     return {
-        "pieces": [_drawn(piece, required, optional) for piece in pieces],
+        "pieces": [_drawn(piece, required, optional, len(markers)) for piece in pieces],
         "marker_count": len(markers),
         "required": required,
         "optional": optional,
-        "has_unkeyed_markers": any(k > KEYED_MARKERS for k in markers),
+        "two_digit_keys": len(markers) > ONE_DIGIT_MARKERS,
+        "has_unkeyed_markers": any(k > TWO_DIGIT_MARKERS for k in markers),
         "key_labels": {
-            "cycle": gettext("Number of a position (0 = 10): no comma → required → optional"),
+            "cycle": (
+                gettext("Number of a position, two digits typed quickly (05, 12): no comma → required → optional")
+                if len(markers) > ONE_DIGIT_MARKERS
+                else gettext("Number of a position (0 = 10): no comma → required → optional")
+            ),
             "optional": gettext("Shift+number: make that position optional"),
             "none": gettext("No comma anywhere: save and go on"),
         },
     }
 
 
+def summary(payload: dict, answer: dict) -> str:
+    """The sentence as it reads with the answer's commas; optional ones as "(,)"."""
+    if not isinstance(answer.get("commas"), list) or not isinstance(answer.get("optional"), list):
+        return compact_json(payload, answer)
+    required, optional = _positions(answer, "commas"), _positions(answer, "optional")
+    text = []
+    for piece in sentence_pieces(str(payload.get("sentence_with_positions", ""))):
+        if piece.marker is None:
+            text.append(piece.text)
+            continue
+        text.append(("," if piece.marker in required else "(,)" if piece.marker in optional else "") + piece.preview_gap)
+    return "".join(text)
+
+
 WIDGET = Widget(
     template="annotation/widgets/commas.html",
     script="annotation/widgets/commas.js",
     context=context,
+    summary=summary,
 )

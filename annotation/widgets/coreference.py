@@ -4,9 +4,10 @@ listed beside it; one choice."""
 
 import re
 
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import MENTION, element, mark_up
 from scoring.subtasks.coreference import LABELS, TARGET_LABEL, TARGET_MENTION
 
@@ -40,8 +41,16 @@ def _target_text(text: str) -> str:
     return MENTION.sub(lambda inner: inner["body"], match["body"]) if match else ""
 
 
+def summary(payload: dict, answer: dict) -> str:
+    letter = answer.get("answer")
+    if letter not in LABELS:
+        return compact_json(payload, answer)
+    return format_html("<strong>{}</strong> {}", letter, str((payload.get("candidates") or {}).get(letter, "")))
+
+
 WIDGET = Widget(
     template="annotation/widgets/coreference.html",
     script="annotation/widgets/coreference.js",
     context=context,
+    summary=summary,
 )

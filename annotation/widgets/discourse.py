@@ -23,11 +23,14 @@ from django.http import (
     HttpResponseNotAllowed,
 )
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from annotation.discourse_relations import RELATION_GUIDES
 from annotation.problem_texts import problem_text
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
+
+_GUIDE_BY_LABEL = {guide.label: guide for guide in RELATION_GUIDES}
 
 if TYPE_CHECKING:
     from annotation.selectors.queue import ItemPage
@@ -204,7 +207,8 @@ def context(payload: dict, answer: object) -> dict:
     view = tree_view(payload, answer)
     return {
         **view,
-        "relations": RELATIONS,
+        # In the benchmark's order, each with its Polish name, definition and example.
+        "relations": [_GUIDE_BY_LABEL[label] for label in RELATIONS],
         "du_order": [unit.du_id for unit in view["units"]],
         "discourse_text": _script_text(),
     }
@@ -249,9 +253,17 @@ def tree_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     return render(request, PARTIAL_TEMPLATE, tree_view(page.payload, answer))
 
 
+def summary(payload: dict, answer: dict) -> str:
+    units = answer.get("discourse_units")
+    if not isinstance(units, list):
+        return compact_json(payload, answer)
+    return ngettext("tree: %(count)d unit", "tree: %(count)d units", len(units)) % {"count": len(units)}
+
+
 WIDGET = Widget(
     template="annotation/widgets/discourse.html",
     script="annotation/widgets/discourse.js",
     context=context,
     partials={"tree": tree_partial},
+    summary=summary,
 )

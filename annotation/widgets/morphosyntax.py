@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html, format_html_join
 
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from scoring.subtasks.morphosyntax import CORRECT, INCORRECT
 
 if TYPE_CHECKING:
@@ -79,9 +80,28 @@ def diff_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     return render(request, "annotation/widgets/morphosyntax_diff.html", _diff_context(sentence, corrected))
 
 
+def summary(payload: dict, answer: dict) -> str:
+    """POPRAWNE, or NIEPOPRAWNE with the changed words only (… between separate changes)."""
+    if answer.get("answer") == CORRECT:
+        return CORRECT
+    corrected = answer.get("corrected_sentence")
+    if answer.get("answer") != INCORRECT or not isinstance(corrected, str):
+        return compact_json(payload, answer)
+    pieces = word_diff(str(payload.get("sentence", "")), corrected)
+    changes: list[tuple[str, str, str]] = []
+    for index, piece in enumerate(pieces):
+        if piece.kind == "equal":
+            continue
+        separate = changes and pieces[index - 1].kind == "equal"
+        changes.append((" … " if separate else " ", "del" if piece.kind == "delete" else "ins", piece.text))
+    marked = format_html_join("", "{}<{}>{}</{}>", ((gap, tag, text, tag) for gap, tag, text in changes))
+    return format_html("{}:{}", INCORRECT, marked)
+
+
 WIDGET = Widget(
     template="annotation/widgets/morphosyntax.html",
     script="annotation/widgets/morphosyntax.js",
     context=context,
     partials={"diff": diff_partial},
+    summary=summary,
 )

@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from annotation import rules
 from annotation.numeral_forms import check_words
-from annotation.widgets import Widget
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import NUMERAL_TARGET, highlight
 
 if TYPE_CHECKING:
@@ -50,9 +50,15 @@ def form_check_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
     return render(request, "annotation/widgets/numerals_check.html", context)
 
 
+def summary(payload: dict, answer: dict) -> str:
+    value = answer.get("answer")
+    return value if isinstance(value, str) else compact_json(payload, answer)
+
+
 WIDGET = Widget(
     template="annotation/widgets/numerals.html",
     script="annotation/widgets/numerals.js",
     context=context,
     partials={"form_check": form_check_partial},
+    summary=summary,
 )

@@ -1,7 +1,9 @@
 """The word-sense widget (subtask 3): the reference sentence and four candidate cards A–D,
 each with its [[TARGET]] word highlighted; one choice."""
 
-from annotation.widgets import Widget
+from django.utils.html import format_html
+
+from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import WSD_TARGET, highlight
 from scoring.subtasks.wsd import LABELS
 
@@ -19,8 +21,17 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
+def summary(payload: dict, answer: dict) -> str:
+    letter = answer.get("answer")
+    if letter not in LABELS:
+        return compact_json(payload, answer)
+    candidate = str((payload.get("candidates") or {}).get(letter, ""))
+    return format_html("<strong>{}</strong> {}", letter, highlight(candidate, WSD_TARGET))
+
+
 WIDGET = Widget(
     template="annotation/widgets/wsd.html",
     script="annotation/widgets/wsd.js",
     context=context,
+    summary=summary,
 )

@@ -241,6 +241,7 @@
   inEditing({ code: "Enter", label: text.keySave, run: save });
   inEditing({ code: "NumpadEnter", run: save });
   inEditing({ code: "Escape", inTextField: true, label: text.keyBack, run: stopEditing });
+  inEditing({ code: "KeyI", shift: false, label: text.keyAnswerField, run: () => PolisKeys.focusAnswerField(editingArea) });
   inBoth({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveAnywhere, run: save });
   inBoth({ key: "?", label: text.keyHelp, run: openHelp });
 

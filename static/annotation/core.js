@@ -116,7 +116,7 @@
       autosaveTimer = setTimeout(() => send("draft"), AUTOSAVE_DELAY_MS);
     }
 
-    function send(intent) {
+    function send(intent, extra = {}) {
       if (left || submitting && intent === "draft") return;
       clearTimeout(autosaveTimer);
       clearTimeout(retryTimer);
@@ -124,20 +124,29 @@
       htmx.ajax("POST", form.getAttribute("action"), {
         source: form,
         swap: "none",
-        values: { intent },
+        values: { intent, ...extra },
       }).catch(() => {
         // A failed request is handled (kept and retried) by the htmx:afterRequest listener.
       });
     }
 
-    function saveAndNext() {
+    // The answer the server last asked to confirm (a caution: "Save anyway"); saving that
+    // same answer again confirms it. Any other answer is checked afresh.
+    let awaitingConfirmation = null;
+
+    function saveAndNext(confirming = false) {
       if (config.frozen) {
         showProblems([text.frozen]);
         return;
       }
       if (submitting) return;
       submitting = true;
-      send("submit");
+      const confirm = form.querySelector("#confirm-save");
+      if (confirm && (confirming || answerInput.value === awaitingConfirmation)) {
+        send("submit", { confirm: confirm.value });
+      } else {
+        send("submit");
+      }
     }
 
     // What the request in flight carried, to settle the answer state when it returns.
@@ -177,6 +186,7 @@
       }
       if (sent.intent === "submit") submitting = false;
       if (refused) {
+        awaitingConfirmation = xhr.getResponseHeader("X-Polis-Confirm") !== null ? sent.answer : null;
         return; // the server's message is in #answer-problems; the local copy stays
       }
       // Network failure, timeout, server error, lost session: the answer stays in this browser and is sent again.
@@ -193,7 +203,7 @@
     // Implicit submission (Enter in a one-line field, the focused Save button) is a save & next.
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      saveAndNext();
+      saveAndNext(event.submitter?.id === "confirm-save");
     });
 
     if (dirty) {
@@ -206,7 +216,7 @@
       keys,
       initialAnswer: () => current,
       setAnswer,
-      saveAndNext,
+      saveAndNext: () => saveAndNext(),
       showProblems,
       addActiveMs: (ms) => { unsentActiveMs += ms; },
       online: () => { if (dirty && !config.submitted && !submitting) send("draft"); },
@@ -295,8 +305,17 @@
   // ---- core actions and their keys ----
   function openDialog(id) {
     const dialog = document.getElementById(id);
-    if (dialog && !dialog.open) dialog.showModal();
+    if (!dialog || dialog.open) return;
+    // Closing gives the focus back to where it was (the answer field, say).
+    const hadFocus = document.activeElement;
+    dialog.addEventListener("close", () => {
+      if (hadFocus && hadFocus.isConnected && hadFocus !== document.body) hadFocus.focus();
+    }, { once: true });
+    dialog.showModal();
   }
+
+  // I: back to the widget's answer field, if it has one.
+  const focusAnswerField = () => PolisKeys.focusAnswerField(item && item.form);
 
   function follow(id) {
     const link = document.getElementById(id);
@@ -319,6 +338,11 @@
     },
   });
   registerCore({ key: "?", label: text.keyHelp, run: () => openDialog("keys-help") });
+  registerCore({ code: "F1", inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog("keys-help") });
+  registerCore({ code: "Slash", ctrl: true, inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog("keys-help") });
+  // Listed only for widgets with an answer field (every item of a page has the same widget).
+  const hasAnswerField = document.querySelector("[data-answer-field]") !== null;
+  registerCore({ code: "KeyI", shift: false, label: hasAnswerField ? text.keyAnswerField : "", run: focusAnswerField });
   registerCore({
     code: "Escape", inTextField: true, label: text.keyEscape,
     run: (event) => {
@@ -332,6 +356,14 @@
     if (opener) openDialog(opener.dataset.opens);
     const closer = event.target.closest("[data-closes-dialog]");
     if (closer) closer.closest("dialog").close();
+  });
+  // In the flag dialog Enter adds a line to the comment; Ctrl+Enter sends it (Esc closes it natively).
+  document.addEventListener("keydown", (event) => {
+    const flagDialog = event.target.closest && event.target.closest("#flag-dialog");
+    if (flagDialog && event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.isComposing) {
+      event.preventDefault();
+      flagDialog.querySelector("form").requestSubmit();
+    }
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     const flagDialog = event.target.closest && event.target.closest("#flag-dialog");

@@ -75,11 +75,18 @@ window.PolisKeys = (function () {
       const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
       if (!spec) return;
       if (inText && !spec.inTextField) return;
-      if (inText && !["Escape", "Enter"].includes(event.key)) return; // typing always wins
+      // Typing always wins: in a text field only Escape, Enter, F1 and Ctrl combinations act.
+      if (inText && !["Escape", "Enter", "F1"].includes(event.key) && !spec.ctrl) return;
       event.preventDefault();
       spec.run(event);
     });
   }
 
-  return { keyName, listRows, isTextField, listen };
+  // The I key: back to the widget's answer field (the first visible [data-answer-field] in `area`).
+  function focusAnswerField(area) {
+    const field = area && [...area.querySelectorAll("[data-answer-field]")].find((element) => element.checkVisibility());
+    if (field) field.focus();
+  }
+
+  return { keyName, listRows, isTextField, listen, focusAnswerField };
 })();

@@ -125,13 +125,15 @@ def test_organizers_find_the_organizer_pages_from_home(client):
     assert reverse("organizer_datasets") in page
 
 
-def test_my_answers_lists_submitted_items_each_reopenable(logged_in, wsd_queue):
+def test_my_answers_lists_answers_each_reopenable(logged_in, wsd_queue):
     _, dataset = wsd_queue
     submit(logged_in, dataset, 2)
     htmx_post(logged_in, item_url(dataset, 3), {"intent": "draft", "answer": '{"answer": "B"}', "version": "0"})
     page = logged_in.get(reverse("my_answers")).content.decode()
     assert item_url(dataset, 2) in page
-    assert item_url(dataset, 3) not in page  # a draft is not a submitted answer
+    assert item_url(dataset, 3) in page  # drafts too, marked as such
+    submitted = logged_in.get(reverse("my_answers"), {"status": "submitted"}).content.decode()
+    assert item_url(dataset, 2) in submitted and item_url(dataset, 3) not in submitted
     reopened = logged_in.get(item_url(dataset, 2)).content.decode()
     assert '"answer": "A"' in reopened  # the stored answer is the page's initial answer
 

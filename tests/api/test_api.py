@@ -158,8 +158,12 @@ def test_schema_and_docs_page(setup):
     schema = client.get(reverse("api_schema"))
     assert schema.status_code == 200 and b"/api/annotations/" in schema.content
     docs = client.get(reverse("api_docs")).content.decode()
-    assert "POST /api/annotations/" in docs and "AnnotationCreate" in docs
-    assert "<script" not in docs.split("</header>")[1]  # a plain page: no script bundle from anywhere
+    # Swagger UI from drf-spectacular-sidecar's static files; no inline script or style.
+    assert "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in docs
+    assert "<script>" not in docs and "<style" not in docs
+    script = client.get(reverse("api_docs") + "?script=")
+    assert script["Content-Type"].startswith("application/javascript")
+    assert reverse("api_schema").encode() in script.content
 
 
 def test_other_roles_cannot_save(setup):
@@ -167,3 +171,21 @@ def test_other_roles_cannot_save(setup):
     client.force_authenticate(make_user("adjudicator"))
     assert client.get(reverse("api_annotations")).status_code == 403
     assert client.get(reverse("api_datasets")).status_code == 403
+
+
+def test_an_unknown_numeral_word_needs_confirmation_through_the_api_too():
+    annotator = make_user("annotator", username="api-liczby")
+    dataset = make_dataset("numerals", [{"id": "n1", "sentence": "Mam [[20]] lat."}], name="liczby-api")
+    assign_in_order(dataset, annotator)
+    client = APIClient()
+    client.force_authenticate(annotator)
+    item = first_item(dataset)
+
+    asked = post(client, item, {"answer": "dwadzieścia prc"})
+    assert asked.status_code == 422 and asked.json()["needs_confirmation"] is True
+    assert "„prc”" in asked.json()["problems"][0]
+    assert not Annotation.objects.exists()
+
+    saved = post(client, item, {"answer": "dwadzieścia prc"}, confirmed=True)
+    assert saved.status_code == 201
+    assert saved.json()["metadata"] == {"confirmed_unknown_words": ["prc"]}

@@ -117,7 +117,8 @@ def test_morphosyntax_both_modes(page: Page, live_server, login):
     page.keyboard.press("2")
     page.keyboard.press("e")
     expect_editing(page, 2)
-    page.keyboard.press("n")  # the widget's key: NIEPOPRAWNE, into the editor
+    page.keyboard.press("n")  # the widget's key: NIEPOPRAWNE, to the numbered words
+    page.keyboard.press("i")  # the answer field: free editing of the whole sentence
     expect(page.locator("#morph-correction")).to_be_focused()
     page.keyboard.press("End")
     page.keyboard.type(" Naprawdę")

@@ -49,10 +49,16 @@ def test_organizer_imports_assigns_resolves_a_flag_and_exports(page: Page, live_
     flag.refresh_from_db()
     assert flag.resolution_note == "Zostaje, znaczenie A"
 
-    page.locator("tr", has_text="ala").get_by_role("link", name="Submission").click()
+    page.locator("tr", has_text="ala").get_by_role("link", name="Answers export").click()
     expect(page.locator("main")).to_contain_text("left out")
+    with page.expect_download() as unanswered_info:
+        page.get_by_role("link", name="Download their ids").click()
+    unanswered = open(unanswered_info.value.path(), encoding="utf-8").read().split()
+    assert len(unanswered) == Assignment.objects.filter(dataset=dataset, annotator=ala).count() - len(
+        Annotation.objects.filter(annotator=ala, status="submitted")
+    )
     with page.expect_download() as download_info:
-        page.get_by_role("link", name=re.compile("Download")).click()
+        page.get_by_role("link", name=re.compile("Download .*submission")).click()
     download = download_info.value
     lines = [json.loads(line) for line in open(download.path(), encoding="utf-8")]
     assert [line["id"] for line in lines] == list(

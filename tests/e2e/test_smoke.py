@@ -37,3 +37,14 @@ def test_home_page_after_login_loads_from_the_live_server_alone(page: Page, live
     expect(page.locator("header.topbar")).to_have_css("display", "flex")
     assert failures == []
     assert foreign_requests == []
+
+
+def test_pages_have_an_icon_and_favicon_ico_leads_to_it(page: Page, live_server):
+    failed: list[str] = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.status} {response.url}"))
+    page.goto(f"{live_server.url}/accounts/login/")
+    icon = page.locator('link[rel="icon"]').get_attribute("href")
+    assert page.request.get(live_server.url + icon).ok
+    response = page.request.get(f"{live_server.url}/favicon.ico")
+    assert response.ok and response.headers["content-type"].startswith("image/svg+xml")
+    assert failed == []

@@ -61,6 +61,31 @@ def test_zero_is_the_tenth_position(page: Page, open_items):
     assert item.stored().answer == {"commas": [1, 10], "optional": []}
 
 
+FIFTEEN = {"id": "c-15", "sentence_with_positions": " ".join(f"słowo{k} [{k}]" for k in range(1, 16)) + " koniec."}
+
+
+def test_above_ten_positions_every_position_has_two_digits(page: Page, open_items):
+    (item,) = open_items("commas", [FIFTEEN])
+    expect(page.locator(".widget-help")).to_contain_text("two digits")
+    expect(page.locator('.comma-slot[data-marker="5"]')).to_have_attribute("title", re.compile("05"))
+
+    page.keyboard.press("Digit1")
+    page.keyboard.press("Digit2")  # 12
+    page.keyboard.press("Digit0")
+    page.keyboard.press("Digit5")  # 5, with a leading zero
+    page.keyboard.press("Shift+Digit1")
+    page.keyboard.press("Shift+Digit4")  # 14, optional
+    page.keyboard.press("Digit7")  # no number above 15 starts with 7: 7 at once
+    page.keyboard.press("Digit1")  # alone, after a pause: 1
+    expect(page.locator('.comma-slot[data-marker="1"]')).to_have_attribute("data-state", "required")
+    page.keyboard.press("Digit1")
+    page.keyboard.press("Digit0")  # 10
+    page.keyboard.press("Enter")
+
+    expect(page).to_have_url(re.compile(r"/done/$"))
+    assert item.stored().answer == {"commas": [1, 5, 7, 10, 12], "optional": [14]}
+
+
 def test_mouse_alone_cycles_positions_and_saves(page: Page, open_items):
     first, second = open_items("commas", [RECORD, SECOND])
 

@@ -192,3 +192,26 @@ def test_undo_restores_the_previous_head_and_redo_reapplies_it(page: Page, open_
     stored = item.stored()
     assert stored.status == Annotation.Status.DRAFT
     assert {"du_id": DU[2], "head": DU[1], "relation": "Cause"} in stored.answer["discourse_units"]
+
+
+def test_the_relation_picker_explains_the_highlighted_relation_in_polish(page: Page, open_items):
+    open_items("discourse", [RECORD])
+    info = page.locator("#relation-info")
+    page.keyboard.press("r")  # unit 1 is the root
+    page.keyboard.press("j")
+    attach_by_keyboard(page, 1, None)
+    page.keyboard.press("l")
+    expect(info).to_be_hidden()
+
+    type_keys(page, "co")  # English first: Co-occurence
+    expect(info).to_be_visible()
+    expect(info).to_contain_text("Co-occurence")
+    expect(info).to_contain_text("współwystępowanie")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("przyz")  # Polish: przyzwolenie is Concession
+    expect(page.locator(".relation-option:not([hidden])")).to_have_count(1)
+    expect(info).to_contain_text("Concession")
+    expect(info).to_contain_text("Choć padał deszcz")
+    page.keyboard.press("Enter")
+
+    expect(row(page, 2).locator(".du-relation")).to_have_text("Concession")  # the stored label

@@ -41,6 +41,8 @@ def test_hostile_typing_in_the_numeral_check_and_the_diff_is_text(page: Page, op
     page.context.clear_cookies()
     open_items("morphosyntax", [{"id": "y", "sentence": "Ala ma kota."}])
     page.keyboard.press("n")
+    page.keyboard.press("i")  # into the editor, at its end
+    page.keyboard.press("End")
     page.keyboard.type(ATTACK)
     expect(page.locator("#morph-diff .diff-text")).to_contain_text("<script>window.pwned=1</script>")
     expect(page.locator("#morph-diff script, #morph-diff img")).to_have_count(0)

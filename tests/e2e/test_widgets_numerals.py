@@ -1,7 +1,10 @@
 """The numerals widget in the browser: typing, the form check, refusals."""
 
+import re
+
 from playwright.sync_api import Page, expect
 
+from annotation.models import Annotation
 from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_numerals import RECORD
 
@@ -37,14 +40,38 @@ def test_digits_are_refused_in_the_page(page: Page, open_items):
     expect_nothing_submitted(page, item)
 
 
-def test_a_form_warning_never_blocks_saving(page: Page, open_items):
+def test_an_unknown_word_warns_on_the_first_enter_and_saves_on_the_second(page: Page, open_items):
     first, second = open_items("numerals", [RECORD, SECOND])
 
-    page.locator("#numeral-answer").fill("dwudziesu")
-    expect(page.locator(".numeral-word.not-numeral")).to_have_text("dwudziesu")
-    page.locator("#action-save").click()
+    page.keyboard.type("czterysta trzydzieści prc")
+    page.keyboard.press("Enter")  # at once, before the underline could show
+    expect(page.locator("#answer-problems")).to_contain_text("„prc”")
+    expect(page.locator("#confirm-save")).to_be_visible()
+    expect(page).to_have_url(re.compile(re.escape(first.url) + "$"))
+    assert first.stored() is None or first.stored().status == Annotation.Status.DRAFT
+    page.keyboard.press("Enter")
+
+    expect_submitted_and_next(page, first, second, {"answer": "czterysta trzydzieści prc"})
+    assert first.stored().metadata == {"confirmed_unknown_words": ["prc"]}
+
+
+def test_a_changed_answer_is_checked_afresh_and_the_button_confirms(page: Page, open_items):
+    first, second = open_items("numerals", [RECORD, SECOND])
+    field = page.locator("#numeral-answer")
+
+    page.keyboard.type("xxxx")
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-save")).to_be_visible()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("dwudziesu")
+    page.keyboard.press("Enter")  # another answer: asked again, not saved
+    expect(page.locator("#answer-problems")).to_contain_text("„dwudziesu”")
+    expect(page).to_have_url(re.compile(re.escape(first.url) + "$"))
+    expect(field).to_have_value("dwudziesu")
+    page.locator("#confirm-save").click()  # "zapisz mimo to"
 
     expect_submitted_and_next(page, first, second, {"answer": "dwudziesu"})
+    assert first.stored().metadata == {"confirmed_unknown_words": ["dwudziesu"]}
 
 
 def test_mouse_and_typing_save(page: Page, open_items):

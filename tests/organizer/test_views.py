@@ -267,12 +267,32 @@ def test_export_page_lists_unanswered_and_downloads_the_submission(organizer_cli
     submitted = Annotation.objects.filter(annotator__username="ala", status="submitted").count()
     assert len(submission.lines) == submitted
     assert len(submission.unanswered) == Assignment.objects.filter(annotator__username="ala").count() - submitted
-    assert submission.unanswered[0] in page.content.decode()
+    html = page.content.decode()
+    # The unanswered are counted, not listed, and downloadable as a list.
+    assert submission.unanswered[0] not in html
+    assert f"{len(submission.unanswered)} assigned items without a submitted answer" in html
+    listed = organizer_client.get(url + "?download=unanswered")
+    assert listed["Content-Disposition"] == f'attachment; filename="{submission.unanswered_filename}"'
+    assert listed.content.decode().splitlines() == submission.unanswered
 
     download = organizer_client.get(url + "?download=1")
     assert download["Content-Disposition"] == f'attachment; filename="{submission.filename}"'
     lines = [json.loads(line) for line in download.content.decode().splitlines()]
     assert lines == submission.lines
+
+
+def test_an_export_without_answers_says_so_instead_of_downloading_an_empty_file(organizer_client, campaign):
+    Annotation.objects.filter(annotator__username="ala").update(status="draft")
+    url = reverse("organizer_export", args=[campaign.pk, "ala"])
+    page = organizer_client.get(url + "?download=1")
+    assert page.status_code == 200 and "Content-Disposition" not in page
+    html = page.content.decode()
+    assert "nothing to export" in html and 'href="?download=1"' not in html
+
+
+def test_export_and_flags_are_named_apart_on_the_dataset_page(organizer_client, campaign):
+    html = organizer_client.get(reverse("organizer_dataset", args=[campaign.pk])).content.decode()
+    assert "Answers export" in html and "Problem reports" in html and ">Submission<" not in html
 
 
 def test_export_page_shows_problems_of_an_invalid_answer(organizer_client, campaign):

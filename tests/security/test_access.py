@@ -16,8 +16,9 @@ from tests.factories import assign_in_order, make_dataset, make_user
 pytestmark = pytest.mark.django_db
 
 # Public on purpose: the login pages, the language switch, and the token endpoint (it takes a password).
-# healthz: public by design, and shows no data (tests/security/test_operations.py).
-PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/", "healthz")
+# healthz: public by design, and shows no data (tests/security/test_operations.py); favicon.ico
+# leads to the icon.
+PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/", "healthz", "favicon.ico")
 
 
 def _patterns(resolver: URLResolver, prefix: str = ""):

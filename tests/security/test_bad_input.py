@@ -99,7 +99,7 @@ def test_an_unstorable_answer_on_the_item_page_is_refused_and_stores_nothing(com
     client, dataset = commas_queue
     response = htmx_post(client, item_url(dataset, 1), {"intent": intent, "answer": answer, "version": "0"})
     assert response.status_code == 422
-    assert "cannot be stored" in response.content.decode()
+    assert "a character that cannot be saved" in response.content.decode()  # a sentence, no field path
     assert not Annotation.objects.exists()
 
 
@@ -119,6 +119,7 @@ def test_an_unstorable_answer_through_the_api_is_refused_and_stores_nothing(comm
     assert response.json()["problems"] == [
         "optional: holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
     ]
+    assert response.json()["codes"] == ["unstorable"]  # the API keeps the field and the code
     assert not Annotation.objects.exists()
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from annotation.models import Annotation
 from annotation.widgets import WIDGETS
-from annotation.widgets.commas import Piece, context, sentence_pieces
+from annotation.widgets.commas import Piece, context, marker_keys, sentence_pieces
 from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Na [1] plaży [2] kobieta [3] stawia [4] małe [5] dziecko [6] na [7] deskorolce [8]."
@@ -27,10 +27,10 @@ def test_sentence_is_cut_at_its_markers_in_order():
     ]
 
 
-def test_keys_are_digits_with_zero_for_ten_and_none_above():
-    pieces = sentence_pieces(" ".join(f"w{k} [{k}]" for k in range(1, 12)))
-    keys = {piece.marker: piece.key for piece in pieces if piece.marker}
-    assert keys[1] == "1" and keys[9] == "9" and keys[10] == "0" and keys[11] == ""
+def test_keys_are_digits_with_zero_for_ten_and_two_digits_above_ten_markers():
+    assert [marker_keys(k, 10) for k in (1, 9, 10)] == ["1", "9", "0"]
+    assert [marker_keys(k, 11) for k in (1, 10, 11)] == ["01", "10", "11"]
+    assert marker_keys(100, 120) == ""
 
 
 def test_context_takes_the_stored_answer_and_never_shows_a_position_as_both():

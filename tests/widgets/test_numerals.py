@@ -121,12 +121,55 @@ def test_invalid_numeral_is_refused_and_nothing_is_submitted(value):
 
 
 @pytest.mark.django_db
-def test_a_misspelt_numeral_is_only_a_warning_and_saves():
+@pytest.mark.parametrize("value", ["xxxx", "czterysta trzydzieści prc", "dwudziesu"])
+def test_an_unknown_word_is_asked_once_then_saved_as_confirmed(value):
     page = assigned_item("numerals", RECORD)
-    response = page.submit(page.client(), {"answer": "dwudziesu"})
-    assert response.status_code == 200 and "HX-Redirect" in response.headers
+    client = page.client()
+    asked = page.submit(client, {"answer": value})
+    assert asked.status_code == 422 and asked.headers["X-Polis-Confirm"] == "1"
+    html = asked.content.decode()
+    assert 'id="confirm-save"' in html and "does not know" in html
+    assert page.stored() is None  # the server decides: a fast submit cannot skip the question
+
+    confirmed = client.post(
+        page.url,
+        {"intent": "submit", "answer": json.dumps({"answer": value}), "version": "0", "active_ms": "0", "confirm": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert confirmed.status_code == 200 and "HX-Redirect" in confirmed.headers
     stored = page.stored()
-    assert (stored.status, stored.answer) == (Annotation.Status.SUBMITTED, {"answer": "dwudziesu"})
+    unknown = [word for word in value.split() if word not in ("czterysta", "trzydzieści")]
+    assert (stored.status, stored.answer, stored.metadata) == (
+        Annotation.Status.SUBMITTED, {"answer": value}, {"confirmed_unknown_words": unknown},
+    )
+
+
+@pytest.mark.django_db
+def test_a_known_numeral_saves_at_once_and_clears_an_earlier_confirmation():
+    page = assigned_item("numerals", RECORD)
+    client = page.client()
+    client.post(
+        page.url,
+        {"intent": "submit", "answer": json.dumps({"answer": "xxxx"}), "version": "0", "active_ms": "0", "confirm": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    response = client.post(
+        page.url,
+        {"intent": "submit", "answer": json.dumps({"answer": "dwudziestu"}), "version": "1", "active_ms": "0"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert (page.stored().answer, page.stored().metadata) == ({"answer": "dwudziestu"}, {})
+
+
+@pytest.mark.django_db
+def test_a_draft_with_an_unknown_word_is_kept_without_asking():
+    page = assigned_item("numerals", RECORD)
+    response = page.client().post(
+        page.url, {"intent": "draft", "answer": json.dumps({"answer": "xxxx"}), "version": "0", "active_ms": "0"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and page.stored().status == Annotation.Status.DRAFT
 
 
 def test_form_check_gives_the_same_results_from_many_threads():

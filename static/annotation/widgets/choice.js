@@ -46,6 +46,10 @@ export function choiceGroup(group, { onChoose }) {
     } else if (event.key === " ") {
       event.preventDefault();
       choose(event.target.dataset.choice);
+    } else if (event.key === "Enter" && event.target.dataset.choice !== chosen) {
+      // Enter on a focused card chooses it; on the chosen card it saves, as everywhere.
+      event.preventDefault();
+      choose(event.target.dataset.choice);
     }
   });
 

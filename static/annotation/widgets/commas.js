@@ -1,6 +1,7 @@
 // Comma markers: each position cycles none → required → optional → none.
 // The page shows the stored state; this module keeps it, mirrors it into the preview
 // and hands the answer {"commas", "optional"} to the core.
+import { registerNumberKeys } from "./numbers.js";
 
 // Set up anew for every item on the page (the first, and each one save & next swaps in).
 Polis.onItem(() => {
@@ -47,14 +48,11 @@ Polis.onItem(() => {
   }
 
   const text = JSON.parse(document.getElementById("commas-keys").textContent);
-  for (let marker = 1; marker <= Math.min(10, slots.length); marker += 1) {
-    const code = "Digit" + (marker % 10);
-    const first = marker === 1; // one line in the key list stands for all ten digits
-    window.Polis.keys.register({ code, shift: false, label: first ? text.cycle : "", run: () => cycle(marker) });
-    window.Polis.keys.register({
-      code, shift: true, label: first ? text.optional : "", run: () => toggleOptional(marker),
-    });
-  }
+  registerNumberKeys(() => slots.length, {
+    label: text.cycle,
+    shiftedLabel: text.optional,
+    choose: (marker, shifted) => (shifted ? toggleOptional(marker) : cycle(marker)),
+  });
   window.Polis.keys.register({
     code: "KeyN",
     label: text.none,

@@ -199,17 +199,32 @@ Polis.onItem(() => {
   }
 
   function filterRelations() {
-    const typed = relationFilter.value.trim().toLowerCase();
+    // The stored label or its Polish name: "prz" finds Concession (przyzwolenie) too.
+    const typed = relationFilter.value.trim().toLocaleLowerCase("pl");
+    const starts = (name) => name.toLocaleLowerCase("pl").startsWith(typed);
     for (const option of options) {
-      option.hidden = !option.dataset.relation.toLowerCase().startsWith(typed);
+      option.hidden = !starts(option.dataset.relation) && !starts(option.dataset.name);
     }
-    active = typed && visibleOptions().length ? 0 : -1;
+    // Enter takes the first label matching in English (the stored spelling), else in Polish.
+    const visible = visibleOptions();
+    const english = visible.findIndex((option) => starts(option.dataset.relation));
+    active = typed && visible.length ? Math.max(english, 0) : -1;
     markActive();
   }
+
+  // Beside the type-ahead: what the highlighted relation means, with an example.
+  const relationInfo = document.getElementById("relation-info");
 
   function markActive() {
     const visible = visibleOptions();
     for (const option of options) option.setAttribute("aria-selected", String(option === visible[active]));
+    const shown = visible[active];
+    relationInfo.hidden = !shown;
+    if (!shown) return;
+    relationInfo.querySelector(".relation-info-label").textContent = shown.dataset.relation;
+    relationInfo.querySelector(".relation-info-name").textContent = shown.dataset.name;
+    relationInfo.querySelector(".relation-info-definition").textContent = shown.dataset.definition;
+    relationInfo.querySelector(".relation-info-example").textContent = shown.dataset.example;
   }
 
   function openRelations() {

@@ -1,0 +1,133 @@
+"""A new user's walk in Polish: the organizer imports, assigns, makes an account and exports;
+an annotator answers one item of every subtask by keyboard with the guideline open and looks
+at their answers. No page shows a string of the catalogue left in English, nor a note meant
+for developers."""
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+from annotation.models import Annotation, Assignment, Dataset
+from scoring.subtasks import SUBTASK_KEYS
+from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
+from tests.factories import make_user
+from tests.organizer.conftest import sample_files
+
+CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pl" / "LC_MESSAGES" / "django.po"
+ENTRY = re.compile(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n)+)', re.MULTILINE)
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%|\{\w*\}")
+DEVELOPER_NOTES = re.compile(r"\bseed\b|\bprompt|\bNone\b|Traceback")
+# An annotator never needs the words of the files behind the items.
+FILE_WORDS = re.compile(r"\bJSON\b|TARGET|\[\[")
+
+
+def _joined(quoted: str) -> str:
+    return "".join(line[1:-1] for line in quoted.splitlines()).replace('\\"', '"').replace("\\n", "\n")
+
+
+def english_phrases() -> list[str]:
+    """Pieces of the catalogue's English strings (between placeholders) that are long enough
+    to be unmistakable and whose Polish differs: any of them on a page is English left over."""
+    phrases = set()
+    for match in ENTRY.finditer(CATALOGUE.read_text(encoding="utf-8")):
+        english, polish = _joined(match[1]), _joined(match[2])
+        if not english or english == polish:
+            continue
+        for piece in PLACEHOLDER.split(english):
+            piece = piece.strip(" .:;,()")
+            if len(piece) >= 14 and " " in piece and piece not in polish:
+                phrases.add(piece)
+    return sorted(phrases)
+
+
+def assert_polish(page: Page, phrases: list[str], where: str, annotator: bool = False) -> None:
+    text = page.locator("body").inner_text()
+    left = [phrase for phrase in phrases if phrase in text]
+    assert not left, f"{where}: English on the page: {left}"
+    for notes in (DEVELOPER_NOTES, FILE_WORDS) if annotator else (DEVELOPER_NOTES,):
+        assert not notes.search(text), f"{where}: {notes.search(text)[0]!r}"
+
+
+def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
+    phrases = english_phrases()
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
+    call_command("load_demo", verbosity=0)
+    organizer = make_user("organizer", username="olga")
+
+    login(page, organizer)
+    inputs, gold = sample_files("wsd")
+    page.goto(f"{live_server.url}/organize/import/")
+    assert_polish(page, phrases, "import")
+    bad = tmp_path / "zle.jsonl"
+    bad.write_text('{"id": "a"}\n{"id": "a"}\n{nie json\n', encoding="utf-8")
+    page.locator("input[name=name]").fill("zly")
+    page.locator("select[name=subtask]").select_option("wsd")
+    page.locator("input[name=inputs]").set_input_files(str(bad))
+    page.locator("main button[type=submit]").click()
+    problems = page.locator(".problems")
+    expect(problems).to_contain_text("występuje dwa razy (pierwszy raz w wierszu 1)")
+    expect(problems).to_contain_text("nie jest poprawnym JSON-em")
+    expect(problems).to_contain_text("zle.jsonl")
+    assert_polish(page, phrases, "import refused")
+    assert "duplicate id" not in problems.inner_text() and "is required" not in problems.inner_text()
+    page.locator("input[name=name]").fill("wsd-spacer")
+    page.locator("select[name=subtask]").select_option("wsd")
+    page.locator("input[name=inputs]").set_input_files(str(inputs))
+    page.locator("input[name=gold]").set_input_files(str(gold))
+    page.locator("main button[type=submit]").click()
+    expect(page.locator("h1")).to_contain_text("wsd-spacer")
+    assert_polish(page, phrases, "dataset page")
+    page.goto(f"{live_server.url}/organize/")
+    assert_polish(page, phrases, "dataset list")
+    dataset = Dataset.objects.get(name="wsd-spacer")
+    page.goto(f"{live_server.url}/organize/{dataset.pk}/assign/")
+    assert_polish(page, phrases, "assign")
+    page.locator("input[name=annotators]").first.check()
+    page.locator("input[name=per_item]").fill("3")
+    page.locator("form", has=page.locator("input[name=per_item]")).locator("button[type=submit]").click()
+    expect(page.locator("main")).to_contain_text("3 anotatorów")  # the refusal, in Polish
+    assert_polish(page, phrases, "assign refused")
+    page.goto(f"{live_server.url}/organize/accounts/")
+    page.locator("input[name=name]").fill("nowa")
+    page.locator("main form", has=page.locator("input[name=name]")).locator("button[type=submit]").click()
+    expect(page.locator("#password-links")).to_be_visible()
+    assert_polish(page, phrases, "accounts")
+
+    annotator = Assignment.objects.filter(annotator__username="annotator1").first().annotator
+    annotator.set_password("pass-Polis-123")
+    annotator.save()
+    page.context.clear_cookies()
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
+    login(page, annotator)
+    assert_polish(page, phrases, "home", annotator=True)
+    for key in SUBTASK_KEYS:
+        assignment = Assignment.objects.select_related("item__gold").get(
+            annotator=annotator, dataset__name=f"demo-{key}", position=1
+        )
+        page.goto(f"{live_server.url}/annotate/{assignment.dataset_id}/1/")
+        page.evaluate(COUNT_KEYS)
+        page.keyboard.press("Escape")
+        page.keyboard.press("Shift+G")
+        expect(page.locator("#guideline")).to_have_attribute("open", "")
+        assert_polish(page, phrases, f"{key} item", annotator=True)
+        page.keyboard.press("Shift+G")  # closed again
+        if key == "numerals":
+            page.keyboard.press("i")
+        elif key in ("wsd", "coreference", "morphosyntax"):
+            page.evaluate("document.activeElement.blur()")
+        answer_by_keyboard(page, key, assignment.item.payload, assignment.item.gold.payload)
+        expect(page).not_to_have_url(re.compile(rf"/annotate/{assignment.dataset_id}/1/$"))
+        assert_polish(page, phrases, f"{key} after saving", annotator=True)
+    page.goto(f"{live_server.url}/my-answers/")
+    expect(page.locator("tbody tr")).to_have_count(Annotation.objects.filter(annotator=annotator).count())
+    assert_polish(page, phrases, "my answers", annotator=True)
+
+    page.context.clear_cookies()
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
+    login(page, organizer)
+    morphosyntax = Dataset.objects.get(name="demo-morphosyntax")
+    page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/export/annotator1/")
+    assert_polish(page, phrases, "export")

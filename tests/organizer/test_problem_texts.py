@@ -1,0 +1,75 @@
+"""What an organizer reads about a refused file is in their language, with file, line and
+field kept; the patterns that read the details agree with the scorer's own messages."""
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from annotation.errors import Refused
+from annotation.problem_texts import DETAILED_TEXTS, for_organizer
+from annotation.services.importing import SourceFile, import_dataset
+from scoring.validation import check_gold, check_inputs
+from tests.factories import make_user
+from tests.organizer.conftest import import_sample
+
+BAD_COMMAS = "\n".join(
+    [
+        '{"id": "a", "sentence_with_positions": "Ala [1] ma kota [2]."}',
+        '{"id": "a", "sentence_with_positions": "Ala [1] ma kota [2]."}',  # the id again
+        '{"id": "b", "sentence_with_positions": "Ala [2] ma kota."}',  # markers not from 1
+        "{not json",
+        '["a list"]',
+        '{"id": "c"}',  # no sentence
+        '{"id": "d", "sentence_with_positions": 7, "extra": 1}',
+        '{"id": "e", "sentence_with_positions": "Bez znaczników."}',
+    ]
+).encode()
+
+
+def test_every_problem_of_a_bad_inputs_file_is_said_in_polish_with_file_line_and_field():
+    _records, problems = check_inputs("commas", BAD_COMMAS, "zle.jsonl")
+    assert {problem.code for problem in problems} >= {
+        "duplicate_id", "bad_markers", "json", "not_object", "required", "type", "no_markers",
+    }
+    with translation.override("pl"):
+        for problem in problems:
+            said = for_organizer(problem)
+            assert (said.file, said.line, said.field, said.code) == (problem.file, problem.line, problem.field, problem.code)
+            assert said.message != problem.message, problem
+
+
+def test_gold_problems_are_said_in_polish_too():
+    inputs = [{"id": "a", "reference_sentence": "x", "candidates": {}}]
+    _records, problems = check_gold("wsd", b'{"id": "zz", "answer": "A"}\n', "klucz.jsonl", inputs)
+    with translation.override("pl"):
+        assert [for_organizer(problem).message for problem in problems] == ["'zz' nie jest identyfikatorem z pliku wejściowego"]
+
+
+@pytest.mark.parametrize("code", sorted(DETAILED_TEXTS))
+def test_every_pattern_names_a_code_and_a_text_with_its_details(code):
+    for pattern, text in DETAILED_TEXTS[code]:
+        assert set(pattern.groupindex) == set(re.findall(r"%\((\w+)\)s", str(text)))
+
+
+@pytest.mark.django_db
+def test_the_import_page_lists_the_problems_in_polish(client):
+    client.force_login(make_user("organizer", username="olga-pl"))
+    client.cookies.load({"django_language": "pl"})
+    upload = SimpleUploadedFile("zle.jsonl", BAD_COMMAS)
+    response = client.post(reverse("organizer_import"), {"name": "zly", "subtask": "commas", "inputs": upload})
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "identyfikator &#x27;a&#x27; występuje dwa razy (pierwszy raz w wierszu 1)" in html
+    assert "nie jest poprawnym JSON-em" in html and "<td>zle.jsonl</td><td>4</td>" in html
+    assert "duplicate id" not in html and "invalid JSON" not in html
+
+
+@pytest.mark.django_db
+def test_an_existing_dataset_name_is_refused_in_polish():
+    import_sample("wsd", name="jest")
+    with translation.override("pl"), pytest.raises(Refused) as refused:
+        import_dataset(subtask="wsd", name="jest", inputs=SourceFile("a.jsonl", b""))
+    assert "zbiór o nazwie „jest” już istnieje" in str(refused.value)
