@@ -82,3 +82,15 @@ class StaleDecision(Refused):
         ) % {"version": current.version}
         super().__init__([Problem("", message)])
         self.current = current  # the stored Adjudication
+
+
+class NotQualified(Refused):
+    """The annotator has not passed the dataset's training round: no real items until they
+    pass it, or an organizer lets them retry or releases them."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _(
+            "You have not passed this dataset's training round yet, so its items are closed to you. "
+            "Finish the training round; if your score was below the threshold, an organizer can let "
+            "you try again or release you."
+        ))])

@@ -3,7 +3,8 @@
 A refused answer or file is 422 (Unprocessable Content); a save based on an old version and
 answers that cannot be exported conflict with what is stored (409), as do a decision based on
 an old version and one on an item another adjudicator holds; a frozen dataset forbids the
-change (403), as does adjudicating a dataset one annotates.
+change (403), as does adjudicating a dataset one annotates, and working on a dataset's
+items before passing its training round.
 """
 
 from annotation.errors import (
@@ -11,6 +12,7 @@ from annotation.errors import (
     DatasetFrozen,
     NotAdjudicatorHere,
     NotExportable,
+    NotQualified,
     Refused,
     StaleDecision,
     StaleVersion,
@@ -23,6 +25,7 @@ STATUS = {
     NotExportable: 409,
     DatasetFrozen: 403,
     NotAdjudicatorHere: 403,
+    NotQualified: 403,
 }
 REFUSED = 422
 

@@ -23,7 +23,7 @@ from annotation.api.serializers import (
     ItemSerializer,
     RefusalSerializer,
 )
-from annotation.errors import Refused
+from annotation.errors import NotQualified, Refused
 from annotation.http import refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
@@ -60,6 +60,9 @@ def dataset_items(request: Request, pk: int) -> Response:
     """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
     _require(request, ANNOTATOR, ORGANIZER)
     if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        if not queues.is_qualified(request.user, pk):
+            refusal = NotQualified()
+            return Response(refusal_data(refusal), status=refusal_status(refusal))
         items = (
             Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
             .annotate(position=Subquery(

@@ -13,7 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.errors import DatasetFrozen, Refused, StaleVersion
+from annotation.errors import DatasetFrozen, NotQualified, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
 from annotation.problem_texts import for_annotator
@@ -120,6 +120,8 @@ def save_answer(
     refused (StaleVersion), as is any change once the dataset is frozen. Every real save bumps
     the version and appends an AnnotationRevision.
     """
+    if not page.qualified:
+        raise NotQualified
     if page.frozen:
         raise DatasetFrozen
     refusals = _refusals(page, answer, submit)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from annotation.errors import Refused
+from annotation.errors import NotQualified, Refused
 from annotation.http import refusal_status
 from annotation.models import Dataset, subtask_title
 from annotation.roles import ANNOTATOR, role_required
@@ -50,9 +50,12 @@ def _url_of_position(dataset_id: int, position: int | None) -> str:
 @annotator_required
 @require_GET
 def annotate_continue(request: HttpRequest, dataset_pk: int) -> HttpResponse:
-    """The first item of the queue without a submitted answer (or the end-of-queue page)."""
+    """The first item of the queue without a submitted answer (or the end-of-queue page); the
+    training round first, until the annotator has passed it."""
     if not queues.queue(request.user, dataset_pk).exists():
         raise Http404
+    if not queues.is_qualified(request.user, dataset_pk):
+        return redirect("training_round", dataset_pk)
     return redirect(_next_url(request, dataset_pk))
 
 
@@ -83,6 +86,8 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     page = queues.item_page(request.user, dataset_pk, position)
     if page is None:
         raise Http404
+    if not page.qualified:
+        return _not_qualified(request, page)
     partial = request.GET.get("partial")
     if partial is not None:
         partials = widget_for(page.subtask).partials
@@ -102,6 +107,23 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     return HttpResponseBadRequest(_("Unknown action."))
 
 
+def _not_qualified(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:
+    refusal = NotQualified()
+    if request.htmx:
+        response = TemplateResponse(
+            request, "annotation/partials/save_refused.html",
+            {"problems": refusal.messages, "stale": False, "item_url": _item_url(page)},
+            status=refusal_status(refusal),
+        )
+        response[REFUSED_HEADER] = "1"
+        return response
+    return TemplateResponse(
+        request, "annotation/training/not_qualified.html",
+        {"dataset_id": page.dataset_id, "dataset_name": page.dataset_name, "problems": refusal.messages},
+        status=refusal_status(refusal),
+    )
+
+
 def _item_page(
     request: HttpRequest, page: queues.ItemPage, problems: list[str] | None = None, status: int = 200
 ) -> TemplateResponse:
@@ -110,7 +132,7 @@ def _item_page(
         "frozen": page.frozen,
         "submitted": page.submitted,
         "storageKey": f"{page.annotator_id}:{page.item_id}",
-        "messages": _script_messages(get_language()),
+        "messages": script_messages(get_language()),
     }
     context = {
         "page": page,
@@ -128,7 +150,7 @@ def _item_page(
 
 
 @cache
-def _script_messages(language: str | None) -> dict[str, str]:
+def script_messages(language: str | None) -> dict[str, str]:
     """Texts the page's script shows, translated here so the page needs no catalogue request
     (once per language and process: ``language`` is the active one)."""
     return {
