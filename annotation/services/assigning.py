@@ -23,7 +23,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
 from annotation.errors import Refused
-from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item, PoolKind
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
 
 

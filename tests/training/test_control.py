@@ -1,0 +1,125 @@
+"""Control items: interleaved by a seed, indistinguishable on the item page, counted nowhere
+but in the organizer's control accuracy."""
+
+import pytest
+from django.test.utils import CaptureQueriesContext
+from django.db import connection
+from django.urls import reverse
+
+from annotation.models import Assignment, PoolKind
+from annotation.selectors import queue as queues
+from annotation.selectors.agreement import counted_items, dataset_answers
+from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
+from annotation.services.annotating import save_answer
+from annotation.services.assigning import assign, is_control_position, release
+from annotation.services.exporting import build_submission
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def control_positions(dataset, annotator) -> list[int]:
+    return sorted(
+        Assignment.objects.filter(dataset=dataset, annotator=annotator, item__dataset__pool_kind=PoolKind.CONTROL)
+        .values_list("position", flat=True)
+    )
+
+
+@pytest.fixture
+def controlled(dataset, control_pool):
+    dataset.control_rate, dataset.control_seed = 4, "seed-1"
+    dataset.save()
+    return dataset
+
+
+def answer_everything(annotator, dataset, letter="A"):
+    for position in sorted(queues.queue(annotator, dataset).values_list("position", flat=True)):
+        page = queues.item_page(annotator, dataset.pk, position)
+        save_answer(page=page, answer={"answer": letter}, submit=True, based_on_version=0)
+
+
+def test_the_interleaving_is_one_in_n_and_reproducible_with_the_seed(controlled, annotator):
+    assign(controlled, [annotator], 1)
+    positions = control_positions(controlled, annotator)
+    # 12 real items: one control in each block of 4 positions (the last block's only if a
+    # real item follows its slot: a queue never ends on a control item)
+    assert len(positions) >= 3
+    assert [(position - 1) // 4 for position in positions] == list(range(len(positions)))
+    assert all(is_control_position(controlled, annotator.username, position) for position in positions)
+    order = list(Assignment.objects.filter(annotator=annotator).order_by("position").values_list("item__external_id", flat=True))
+    Assignment.objects.all().delete()
+    assign(controlled, [annotator], 1)
+    assert list(Assignment.objects.filter(annotator=annotator).order_by("position")
+                .values_list("item__external_id", flat=True)) == order
+    others = []
+    for seed in ("seed-2", "seed-3", "seed-4"):
+        Assignment.objects.all().delete()
+        controlled.control_seed = seed
+        controlled.save()
+        assign(controlled, [annotator], 1)
+        others.append(control_positions(controlled, annotator))
+    assert any(other != positions for other in others)
+
+
+def test_a_control_item_looks_like_any_item(controlled, annotator, client):
+    assign(controlled, [annotator], 1)
+    client.force_login(annotator)
+    control = control_positions(controlled, annotator)[0]
+    ordinary = next(p for p in range(1, 17) if p not in control_positions(controlled, annotator))
+    pages = {}
+    for position in (control, ordinary):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("annotate_item", args=[controlled.pk, position]))
+        assert response.status_code == 200
+        pages[position] = ([template.name for template in response.templates], len(queries))
+        assert "control" not in response.content.decode().lower()
+    assert pages[control] == pages[ordinary]
+
+
+def test_control_items_never_reach_exports_or_agreement_and_count_in_progress(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled)
+    answer_everything(other, controlled, "C")
+    control_ids = set(controlled.pools.get().items.values_list("external_id", flat=True))
+    for user in (annotator, other):
+        submission = build_submission(controlled, user)
+        assert len(submission.lines) == 12 and not control_ids & {line["id"] for line in submission.lines}
+        assert submission.unanswered == []
+        assert queues.progress(user, controlled).done
+    assert not control_ids & set(counted_items(controlled).values_list("external_id", flat=True))
+    assert not control_ids & {item.external_id for item in dataset_answers(controlled).items}
+
+
+def test_control_accuracy_per_annotator_with_an_alert_below_the_threshold(controlled, annotator, organizer, client):
+    controlled.threshold = 0.8
+    controlled.save()
+    good = make_user("annotator")
+    assign(controlled, [annotator, good], 2)
+    answer_everything(annotator, controlled, "A")  # control gold is C: wrong
+    answer_everything(good, controlled, "C")
+    series = {line.annotator: line for line in control_accuracy(controlled)}
+    assert series[annotator.username].accuracy == [0.0] * 4
+    assert series[good.username].accuracy == [1.0] * 4
+    assert [line.annotator for line in control_alerts(controlled, list(series.values()))] == [annotator.username]
+    client.force_login(organizer)
+    page = client.get(reverse("organizer_training", args=[controlled.pk])).content.decode()
+    assert 'id="control-alerts"' in page and annotator.username in page
+    plot = client.get(reverse("organizer_control_plot", args=[controlled.pk]))
+    assert plot["Content-Type"] == "image/svg+xml" and plot.content.startswith(b"<?xml")
+    assert annotator.username.encode() in plot.content
+    procedure = training_procedure(controlled)
+    rows = {row["annotator"]: row for row in procedure["annotators"]}
+    assert procedure["control_rate"] == 4 and procedure["control_items"] == 6 and procedure["threshold"] == 0.8
+    assert rows[annotator.username]["control_accuracy"] == 0.0 and rows[annotator.username]["below_control_threshold"]
+    assert procedure["below_control_threshold"] == [annotator.username]
+
+
+def test_release_of_a_departed_annotator_moves_real_items_only(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator], 1)
+    before = control_positions(controlled, annotator)
+    release(controlled, annotator, [other])
+    assert Assignment.objects.filter(annotator=other, item__dataset=controlled).count() == 12
+    assert control_positions(controlled, annotator) == before  # the departed annotator's control items stay theirs
+    assert len(control_positions(controlled, other)) >= 3  # the taker gets their own, at the same rate
