@@ -104,13 +104,21 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
     except Refused as refusal:
         return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = outcome.changed and outcome.annotation.version == 1
+    outcome.annotation.assigned_dataset_id = page.dataset_id
     return Response(
         AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
     )
 
 
 def _own_annotations(request: Request):
-    return Annotation.objects.filter(annotator=request.user).select_related("item").order_by("pk")
+    """The user's answers, each with the dataset its item was assigned in (``assigned_dataset_id``)."""
+    assigned_in = Assignment.objects.filter(item=OuterRef("item"), annotator=request.user).values("dataset_id")[:1]
+    return (
+        Annotation.objects.filter(annotator=request.user)
+        .select_related("item")
+        .annotate(assigned_dataset_id=Subquery(assigned_in))
+        .order_by("pk")
+    )
 
 
 @extend_schema(
@@ -132,7 +140,7 @@ def annotation_list(request: Request) -> Response:
     if request.method == "GET":
         annotations = _own_annotations(request)
         if request.query_params.get("dataset", "").isdecimal():  # isdigit() would let "²" through to int()
-            annotations = annotations.filter(item__dataset_id=int(request.query_params["dataset"]))
+            annotations = annotations.filter(assigned_dataset_id=int(request.query_params["dataset"]))
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)

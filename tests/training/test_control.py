@@ -5,6 +5,7 @@ import pytest
 from django.test.utils import CaptureQueriesContext
 from django.db import connection
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from annotation.models import Assignment, PoolKind
 from annotation.selectors import queue as queues
@@ -99,8 +100,8 @@ def test_control_accuracy_per_annotator_with_an_alert_below_the_threshold(contro
     answer_everything(annotator, controlled, "A")  # control gold is C: wrong
     answer_everything(good, controlled, "C")
     series = {line.annotator: line for line in control_accuracy(controlled)}
-    assert series[annotator.username].accuracy == [0.0] * 4
-    assert series[good.username].accuracy == [1.0] * 4
+    assert set(series[annotator.username].accuracy) == {0.0} and len(series[annotator.username].accuracy) >= 3
+    assert set(series[good.username].accuracy) == {1.0}
     assert [line.annotator for line in control_alerts(controlled, list(series.values()))] == [annotator.username]
     client.force_login(organizer)
     page = client.get(reverse("organizer_training", args=[controlled.pk])).content.decode()
@@ -123,3 +124,17 @@ def test_release_of_a_departed_annotator_moves_real_items_only(controlled, annot
     assert Assignment.objects.filter(annotator=other, item__dataset=controlled).count() == 12
     assert control_positions(controlled, annotator) == before  # the departed annotator's control items stay theirs
     assert len(control_positions(controlled, other)) >= 3  # the taker gets their own, at the same rate
+
+
+def test_the_api_names_the_dataset_a_control_item_was_assigned_in(controlled, annotator):
+    assign(controlled, [annotator], 1)
+    control = Assignment.objects.get(annotator=annotator, position=control_positions(controlled, annotator)[0])
+    client = APIClient()
+    client.force_authenticate(annotator)
+    saved = client.post(reverse("api_annotations"), {"item": control.item_id, "answer": {"answer": "A"},
+                                                     "status": "submitted", "version": 0}, format="json")
+    assert saved.status_code == 201 and saved.json()["dataset"] == controlled.pk
+    listed = client.get(reverse("api_annotations"), {"dataset": controlled.pk}).json()["results"]
+    assert [entry["dataset"] for entry in listed] == [controlled.pk]
+    items = client.get(reverse("api_dataset_items", args=[controlled.pk])).json()["results"]
+    assert control.item_id in [entry["id"] for entry in items] and "gold" not in str(items[0]).lower()
