@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from annotation.models import SUBTASK_CHOICES, Dataset, PoolKind
+from annotation.models import SUBTASK_CHOICES, Dataset
 from annotation.roles import ANNOTATOR
 
 
@@ -78,6 +78,6 @@ class QualificationForm(forms.Form):
 
 
 class PoolForm(forms.Form):
-    kind = forms.ChoiceField(label=_("Pool"), choices=PoolKind.choices)
+    kind = forms.ChoiceField(label=_("Pool"), choices=Dataset.PoolKind.choices)
     inputs = forms.FileField(label=_("Inputs (JSONL)"))
     gold = forms.FileField(label=_("Gold (JSONL, with an optional explanation per line)"))

@@ -15,12 +15,11 @@ def subtask_title(key: str) -> str:
     return gettext(get_subtask(key).title)
 
 
-class PoolKind(models.TextChoices):
-    TRAINING = "training", _("training")
-    CONTROL = "control", _("control")
-
-
 class Dataset(models.Model):
+    class PoolKind(models.TextChoices):
+        TRAINING = "training", _("training")
+        CONTROL = "control", _("control")
+
     name = models.CharField(_("name"), max_length=100, unique=True)
     subtask = models.CharField(_("subtask"), max_length=20, choices=SUBTASK_CHOICES)
     source_filename = models.CharField(_("source file"), max_length=255)

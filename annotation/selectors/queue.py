@@ -20,7 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from annotation.models import Annotation, Assignment, Dataset, Item, PoolKind, TrainingRound
+from annotation.models import Annotation, Assignment, Dataset, Item, TrainingRound
 
 
 def _count(queryset: QuerySet) -> Coalesce:
@@ -166,7 +166,7 @@ def qualified_sql(annotator: str, dataset: str) -> str:
              WHERE r.dataset_id = {dataset} AND r.annotator_id = {annotator}
              ORDER BY r.attempt DESC LIMIT 1),
             NOT EXISTS (SELECT 1 FROM {_table(Dataset)} pool
-                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{PoolKind.TRAINING}')
+                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}')
         )"""
 
 

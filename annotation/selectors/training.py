@@ -18,7 +18,7 @@ from django.db.models import F
 from django.db.models.expressions import RawSQL
 
 from annotation.differences import Differences, differences
-from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, PoolKind, TrainingAnswer, TrainingRound
+from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
 from annotation.selectors.queue import qualified_sql
 from scoring.subtasks import get_subtask
 
@@ -33,7 +33,7 @@ def pool(dataset: Dataset | int, kind: str) -> Dataset | None:
 
 def training_items(dataset: Dataset | int) -> list[Item]:
     """The training pool's items in input order (the order of every round)."""
-    return list(Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=PoolKind.TRAINING).order_by("ordinal"))
+    return list(Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.TRAINING).order_by("ordinal"))
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def control_accuracy(dataset: Dataset) -> list[ControlSeries]:
         Annotation.objects.filter(
             status=Annotation.Status.SUBMITTED,
             item__dataset__pool_of=dataset,
-            item__dataset__pool_kind=PoolKind.CONTROL,
+            item__dataset__pool_kind=Dataset.PoolKind.CONTROL,
             item__assignments__dataset=dataset,
             item__assignments__annotator=F("annotator"),
         )
@@ -186,7 +186,7 @@ def training_procedure(dataset: Dataset) -> dict:
     """
     series = {line.annotator: line for line in control_accuracy(dataset)}
     below = {line.annotator for line in control_alerts(dataset, list(series.values()))}
-    control_pool = pool(dataset, PoolKind.CONTROL)
+    control_pool = pool(dataset, Dataset.PoolKind.CONTROL)
     annotators = []
     for row in qualification_table(dataset):
         name = row.annotator.get_username()

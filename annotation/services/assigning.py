@@ -23,7 +23,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
 from annotation.errors import Refused
-from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item, PoolKind
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
 
 
@@ -63,7 +63,7 @@ def _control_items(dataset: Dataset, user: User) -> list[int]:
         return []
     given = Assignment.objects.filter(dataset=dataset, annotator=user).values("item_id")
     ids = list(
-        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=PoolKind.CONTROL)
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.CONTROL)
         .exclude(pk__in=given).order_by("ordinal").values_list("id", flat=True)
     )
     random.Random(f"{dataset.control_seed}:{dataset.name}:{user.get_username()}").shuffle(ids)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.errors import Refused
-from annotation.models import Dataset, Explanation, Item, PoolKind, TrainingAnswer, TrainingRound
+from annotation.models import Dataset, Explanation, Item, TrainingAnswer, TrainingRound
 from annotation.services.annotating import answer_refusals
 from annotation.services.importing import SourceFile, import_dataset
 from annotation.storable import unstorable
@@ -65,8 +65,8 @@ def import_pool(
     """Import a training or control pool of ``dataset``: inputs with gold (and, per gold line,
     an optional ``explanation``), all or nothing; raises Refused."""
     problems = []
-    if kind not in PoolKind.values:
-        problems.append(Problem("kind", f"a pool is one of {', '.join(PoolKind.values)}"))
+    if kind not in Dataset.PoolKind.values:
+        problems.append(Problem("kind", f"a pool is one of {', '.join(Dataset.PoolKind.values)}"))
     if dataset.pool_of_id is not None:
         problems.append(Problem("dataset", f"{dataset.name!r} is itself a {dataset.pool_kind} pool"))
     if subtask != dataset.subtask:
@@ -116,7 +116,7 @@ def set_qualification(dataset: Dataset, *, threshold: float | None, control_rate
 
 
 def training_pool(dataset: Dataset | int) -> Dataset | None:
-    return Dataset.objects.filter(pool_of=dataset, pool_kind=PoolKind.TRAINING).first()
+    return Dataset.objects.filter(pool_of=dataset, pool_kind=Dataset.PoolKind.TRAINING).first()
 
 
 def current_round(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
@@ -136,7 +136,7 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
     finishes the round with the mean correctness. Raises Refused (nothing stored) for an
     answer the item page would refuse, an item of another pool, a round that is over or an
     item already answered in it."""
-    pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=PoolKind.TRAINING)
+    pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=Dataset.PoolKind.TRAINING)
     if not pool_items.filter(pk=item.pk).exists():
         raise Refused.because(_("This is not an item of the dataset's training round."))
     refusals = answer_refusals(round.dataset.subtask, answer, item.payload)

@@ -23,7 +23,7 @@ from annotation.control_plot import control_accuracy_svg
 from annotation.errors import Refused
 from annotation.forms import PoolForm, QualificationForm
 from annotation.http import refusal_status
-from annotation.models import Dataset, PoolKind, subtask_title
+from annotation.models import Dataset, subtask_title
 from annotation.roles import ANNOTATOR, ORGANIZER, role_required
 from annotation.selectors import queue as queues
 from annotation.selectors import training as trainings
@@ -38,7 +38,7 @@ organizer_required = role_required(ORGANIZER)
 
 def _training_dataset(request: HttpRequest, dataset_pk: int) -> Dataset:
     """The dataset, if the annotator works on it and it has a training pool (else 404)."""
-    if not queues.queue(request.user, dataset_pk).exists() or trainings.pool(dataset_pk, PoolKind.TRAINING) is None:
+    if not queues.queue(request.user, dataset_pk).exists() or trainings.pool(dataset_pk, Dataset.PoolKind.TRAINING) is None:
         raise Http404
     return get_object_or_404(Dataset, pk=dataset_pk)
 
@@ -60,14 +60,15 @@ def training_round(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 
 @annotator_required
 @require_http_methods(["GET", "POST"])
-def training_item(request: HttpRequest, dataset_pk: int, number: int) -> HttpResponse:
-    """Training item ``number`` (1-based) of the annotator's current round: the item page's
+def training_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpResponse:
+    """Training item ``position`` (1-based) of the annotator's current round: the item page's
     widget and keys; after the answer, the feedback. POST intent=submit answers it (drafts
     are not stored: the browser keeps them until the submit)."""
     dataset = _training_dataset(request, dataset_pk)
     state = trainings.round_state(training_service.current_round(dataset, request.user))
-    if not 1 <= number <= len(state.items):
+    if not 1 <= position <= len(state.items):
         raise Http404
+    number = position
     item = state.items[number - 1]
     if request.method == "POST":
         intent = request.POST.get("intent")
@@ -196,8 +197,8 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
         "dataset": dataset,
         "settings_form": settings_form,
         "pool_form": pool_form,
-        "training_pool": trainings.pool(dataset, PoolKind.TRAINING),
-        "control_pool": trainings.pool(dataset, PoolKind.CONTROL),
+        "training_pool": trainings.pool(dataset, Dataset.PoolKind.TRAINING),
+        "control_pool": trainings.pool(dataset, Dataset.PoolKind.CONTROL),
         "training_item_count": len(trainings.training_items(dataset)),
         "table": trainings.qualification_table(dataset),
         "series": series,

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.models import TrainingRound
 from annotation.services.assigning import assign
-from tests.training.conftest import EXPLANATION_MARK
+from tests.training.conftest import EXPLANATION_MARK, annotator, dataset, training_pool  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

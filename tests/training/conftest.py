@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotation.models import Explanation, PoolKind
+from annotation.models import Dataset, Explanation
 from tests.annotate.conftest import wsd_records
 from tests.factories import make_dataset, make_user
 
@@ -24,7 +24,7 @@ def dataset():
 @pytest.fixture
 def training_pool(dataset):
     records = [{**record, "id": f"train-{n}"} for n, record in enumerate(wsd_records(3), 1)]
-    pool = make_pool(dataset, PoolKind.TRAINING, records, [{"id": f"train-{n}", "answer": "B"} for n in range(1, 4)])
+    pool = make_pool(dataset, Dataset.PoolKind.TRAINING, records, [{"id": f"train-{n}", "answer": "B"} for n in range(1, 4)])
     Explanation.objects.create(item=pool.items.get(external_id="train-1"), text=f"B: {EXPLANATION_MARK}")
     return pool
 
@@ -32,7 +32,7 @@ def training_pool(dataset):
 @pytest.fixture
 def control_pool(dataset):
     records = [{**record, "id": f"control-{n}"} for n, record in enumerate(wsd_records(6), 1)]
-    return make_pool(dataset, PoolKind.CONTROL, records, [{"id": f"control-{n}", "answer": "C"} for n in range(1, 7)])
+    return make_pool(dataset, Dataset.PoolKind.CONTROL, records, [{"id": f"control-{n}", "answer": "C"} for n in range(1, 7)])
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from annotation.models import Assignment, PoolKind
+from annotation.models import Assignment, Dataset
 from annotation.selectors import queue as queues
 from annotation.selectors.agreement import counted_items, dataset_answers
 from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def control_positions(dataset, annotator) -> list[int]:
     return sorted(
-        Assignment.objects.filter(dataset=dataset, annotator=annotator, item__dataset__pool_kind=PoolKind.CONTROL)
+        Assignment.objects.filter(dataset=dataset, annotator=annotator, item__dataset__pool_kind=Dataset.PoolKind.CONTROL)
         .values_list("position", flat=True)
     )
 

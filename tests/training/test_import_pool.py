@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from annotation.models import Dataset, Explanation, PoolKind
+from annotation.models import Dataset, Explanation
 from tests.annotate.conftest import wsd_records
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_a_training_pool_with_explanations(dataset, files, capsys):
     inputs, gold, _ = files
     call_command("import_items", "wsd", inputs, "--gold", gold, "--training-for", dataset.name)
     pool = Dataset.objects.get(pool_of=dataset)
-    assert (pool.name, pool.pool_kind, pool.items.count()) == (f"{dataset.name}.training", PoolKind.TRAINING, 3)
+    assert (pool.name, pool.pool_kind, pool.items.count()) == (f"{dataset.name}.training", Dataset.PoolKind.TRAINING, 3)
     assert list(Explanation.objects.values_list("item__external_id", "text")) == [("t-1", "Bo B.")]
     assert pool.items.get(external_id="t-1").gold.payload == {"id": "t-1", "answer": "B"}
     assert "the training pool of" in capsys.readouterr().out
@@ -37,7 +37,7 @@ def test_a_training_pool_with_explanations(dataset, files, capsys):
 def test_a_control_pool_and_a_second_one_refused(dataset, files, capsys):
     inputs, gold, _ = files
     call_command("import_items", "wsd", inputs, "--gold", gold, "--control-for", dataset.name, "--dataset", "kontrola")
-    assert Dataset.objects.get(name="kontrola").pool_kind == PoolKind.CONTROL
+    assert Dataset.objects.get(name="kontrola").pool_kind == Dataset.PoolKind.CONTROL
     with pytest.raises(CommandError, match="nothing imported"):
         call_command("import_items", "wsd", inputs, "--gold", gold, "--control-for", dataset.name, "--dataset", "k2")
     assert "has a control pool already" in capsys.readouterr().err
