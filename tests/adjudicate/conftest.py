@@ -1,5 +1,6 @@
 """Builders for the adjudication tests: datasets answered by annotators through the save service."""
 
+import itertools
 from dataclasses import dataclass
 
 import pytest
@@ -11,6 +12,15 @@ from annotation.selectors.queue import item_page_of_item
 from annotation.services.annotating import save_answer
 from tests.annotate.conftest import wsd_records
 from tests.factories import make_dataset, make_user
+
+
+# Users are named here, leaving the factories' name counter (which seeds the assignment
+# orders other tests check) as it was.
+_names = itertools.count(1)
+
+
+def person(role: str) -> User:
+    return make_user(role, username=f"{role}-adjudication-{next(_names)}")
 
 
 @dataclass
@@ -31,8 +41,8 @@ def submit(dataset: Dataset, annotator: User, item: Item, answer: dict) -> None:
 def answered_dataset(subtask: str, records: list[dict], answers: list[list[dict | None]], gold=None) -> Answered:
     """``answers[i][k]``: annotator k's answer to item i (None: not answered); every annotator
     is assigned every item."""
-    dataset = make_dataset(subtask, records, gold=gold)
-    annotators = [make_user("annotator") for _ in answers[0]]
+    dataset = make_dataset(subtask, records, gold=gold, name=f"{subtask}-adjudication-{next(_names)}")
+    annotators = [person("annotator") for _ in answers[0]]
     items = list(dataset.items.order_by("ordinal"))
     Assignment.objects.bulk_create(
         Assignment(dataset=dataset, item=item, annotator=annotator, position=position)
@@ -56,4 +66,4 @@ def wsd_answered(answers: list[list[str | None]], gold_letters: list[str] | None
 
 @pytest.fixture
 def adjudicator():
-    return make_user("adjudicator")
+    return person("adjudicator")

@@ -7,14 +7,14 @@ from django.urls import reverse
 
 from annotation.models import Adjudication, Dataset
 from annotation.selectors import adjudication as cases
-from tests.factories import make_user
+from tests.adjudicate.conftest import person
 
 pytestmark = pytest.mark.django_db
 
 
 def test_every_demo_disagreement_is_settled_through_the_page(client):
     call_command("load_demo", stdout=open("/dev/null", "w"))
-    adjudicator = make_user("adjudicator")
+    adjudicator = person("adjudicator")
     client.force_login(adjudicator)
     datasets = Dataset.objects.filter(name__startswith="demo-answered-").order_by("name")
     assert datasets.count() == 6

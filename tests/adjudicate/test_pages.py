@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from annotation.models import Adjudication
 from annotation.services.organizing import set_adjudication_settings
-from tests.adjudicate.conftest import wsd_answered
-from tests.factories import make_user
+from tests.adjudicate.conftest import person, wsd_answered
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +43,7 @@ def test_annotators_are_refused_every_adjudication_page_and_endpoint(client):
 def test_an_adjudicator_who_annotates_the_dataset_is_refused_it(client):
     answered = gold_answered()
     both = answered.annotators[0]
-    both.groups.add(make_user("adjudicator").groups.get())
+    both.groups.add(person("adjudicator").groups.get())
     client.force_login(both)
     for url in adjudicator_urls(answered)[1:]:
         if "datasets/" in url and url.endswith("/datasets/"):
@@ -127,7 +126,7 @@ def test_the_api_decides_with_the_same_rules(client, adjudicator):
     assert client.post(url, {"source": "edited", "answer": {"answer": "D"}, "version": 0},
                        content_type="application/json").status_code == 409
     assert client.post(url, {"source": "majority", "version": 1}, content_type="application/json").status_code == 422
-    other = make_user("adjudicator")
+    other = person("adjudicator")
     client.force_login(other)
     assert client.post(reverse("api_adjudication_claim", args=[item.pk])).status_code == 204
     client.force_login(adjudicator)
@@ -138,7 +137,7 @@ def test_the_api_decides_with_the_same_rules(client, adjudicator):
 
 def test_organizer_settings_and_withdrawal_through_the_api(client, adjudicator):
     answered = wsd_answered([["A", "B"], ["C", "D"]])
-    organizer = make_user("organizer")
+    organizer = person("organizer")
     client.force_login(adjudicator)
     settings_url = reverse("api_adjudication_settings", args=[answered.dataset.pk])
     assert client.get(settings_url).status_code == 403
@@ -165,3 +164,24 @@ def test_the_page_and_a_decision_run_a_fixed_number_of_queries(client, adjudicat
         response = client.post(answered.url(item), {"intent": "decide", "source": "edited",
                                                     "answer": '{"answer": "A"}', "version": "0"})
     assert response.status_code == 302
+
+
+def test_the_organizers_dataset_page_sets_adjudication_and_withdraws_a_flagged_item(client):
+    answered = gold_answered()
+    organizer = person("organizer")
+    client.force_login(organizer)
+    url = reverse("organizer_dataset", args=[answered.dataset.pk])
+    page = client.get(url).content.decode()
+    assert 'name="gold_revealed"' in page and 'name="auto_majority"' in page
+    client.post(url, {"action": "adjudication", "gold_revealed": "on", "adjudicators_see_names": "on"})
+    answered.dataset.refresh_from_db()
+    assert (answered.dataset.gold_revealed, answered.dataset.adjudicators_see_names, answered.dataset.auto_majority) == (
+        True, True, False
+    )
+    flag = answered.items[0].flags.create(raised_by=answered.annotators[0], comment="Zepsute.")
+    response = client.post(url, {"action": "resolve", "flag": str(flag.pk), "note": "Wycofane.", "withdraw": "on"},
+                           HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == url
+    answered.items[0].refresh_from_db()
+    assert answered.items[0].withdrawal_reason == "Wycofane."
+    assert "withdrawn-items" in client.get(url).content.decode()

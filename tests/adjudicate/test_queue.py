@@ -11,8 +11,7 @@ from annotation.models import Adjudication, AdjudicationClaim, Dataset
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
 from annotation.services.organizing import set_frozen
-from tests.adjudicate.conftest import submit, wsd_answered
-from tests.factories import make_user
+from tests.adjudicate.conftest import person, submit, wsd_answered
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +47,7 @@ def test_flagged_items_come_after_the_disagreements(adjudicator):
 def test_a_claimed_item_goes_to_nobody_else_until_the_claim_expires(adjudicator):
     answered = wsd_answered([["A", "B"], ["C", "D"]])
     first, second = answered.items
-    other = make_user("adjudicator")
+    other = person("adjudicator")
     assert adjudicating.claim_item(item=first, adjudicator=adjudicator)
     assert not adjudicating.claim_item(item=first, adjudicator=other)
     assert cases.next_case(other, answered.dataset.pk) == second.pk
@@ -115,7 +114,7 @@ def test_a_withdrawn_item_leaves_the_queue(adjudicator):
     answered = wsd_answered([["A", "B"], ["C", "D"]])
     first, second = answered.items
     flag = first.flags.create(raised_by=answered.annotators[0], comment="Zepsute zdanie.")
-    organizer = make_user("organizer")
+    organizer = person("organizer")
     resolve_flag(flag, organizer, "Usunięte.", withdraw=True)
     first.refresh_from_db()
     assert first.withdrawn_at is not None and first.withdrawn_by == organizer
@@ -127,7 +126,7 @@ def test_a_withdrawn_item_leaves_the_queue(adjudicator):
 def test_an_annotator_of_the_dataset_may_not_adjudicate_it():
     answered = wsd_answered([["A", "B"]])
     both = answered.annotators[0]
-    both.groups.add(*make_user("adjudicator").groups.all())
+    both.groups.add(*person("adjudicator").groups.all())
     both = type(both).objects.get(pk=both.pk)  # roles are cached per user object
     assert not adjudicating.may_adjudicate(both, answered.dataset.pk)
     try:

@@ -9,8 +9,8 @@ from annotation.services import adjudicating
 from annotation.errors import Refused
 from annotation.services.assigning import assign
 from annotation.services.organizing import set_adjudication_settings, set_frozen
-from tests.adjudicate.conftest import submit, wsd_answered
-from tests.factories import make_dataset, make_user
+from tests.adjudicate.conftest import person, submit, wsd_answered
+from tests.factories import make_dataset
 
 pytestmark = pytest.mark.django_db
 
@@ -80,12 +80,13 @@ def test_who_adjudicated_in_a_dataset_cannot_be_assigned_there(adjudicator):
     answered = wsd_answered([["A", "B"]])
     adjudicating.save_decision(item=answered.items[0], adjudicator=adjudicator, source="edited",
                                answer={"answer": "B"}, based_on_version=0)
-    adjudicator.groups.add(make_user("annotator").groups.get())
+    adjudicator.groups.add(person("annotator").groups.get())
     adjudicator = type(adjudicator).objects.get(pk=adjudicator.pk)
     with pytest.raises(Refused, match="adjudicated"):
         assign(answered.dataset, [adjudicator], 1)
-    other = make_dataset("wsd", [{"id": "x", "reference_sentence": "a [[TARGET]]b[[/TARGET]]",
-                                  "candidates": {k: "[[TARGET]]b[[/TARGET]]" for k in "ABCD"}}])
+    record = {"id": "x", "reference_sentence": "a [[TARGET]]b[[/TARGET]]",
+              "candidates": {k: "[[TARGET]]b[[/TARGET]]" for k in "ABCD"}}
+    other = make_dataset("wsd", [record], name="wsd-adjudication-other")
     assert assign(other, [adjudicator], 1).total_added == 1
 
 
@@ -105,7 +106,7 @@ def test_a_withdrawn_item_leaves_agreement_and_is_listed_there(client):
     from annotation.services.organizing import withdraw_item
 
     answered = wsd_answered([["A", "B"], ["C", "C"], ["D", "D"]])
-    organizer = make_user("organizer")
+    organizer = person("organizer")
     assert agreement_report(answered.dataset).figures["n_items"] == 3
     withdraw_item(answered.items[0], organizer, "Zepsute zdanie.")
     report = agreement_report(answered.dataset)
@@ -116,3 +117,15 @@ def test_a_withdrawn_item_leaves_agreement_and_is_listed_there(client):
     assert cases.adjudicated_answers(answered.dataset) == {
         answered.items[1].pk: {"answer": "C"}, answered.items[2].pk: {"answer": "D"}
     }
+
+
+def test_a_withdrawn_item_leaves_the_export_and_is_listed_there():
+    from annotation.services.exporting import build_submission
+    from annotation.services.organizing import withdraw_item
+
+    answered = wsd_answered([["A", "B"], ["C", None]])
+    withdraw_item(answered.items[0], person("organizer"), "Zepsute.")
+    submission = build_submission(answered.dataset, answered.annotators[1])
+    assert [line["id"] for line in submission.lines] == []
+    assert submission.unanswered == [answered.items[1].external_id]
+    assert submission.withdrawn == [answered.items[0].external_id]

@@ -8,8 +8,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.models import Adjudication
 from annotation.widgets.discourse import units_in_text_order
-from tests.adjudicate.conftest import answered_dataset, wsd_answered
-from tests.factories import make_user
+from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
 from tests.widgets.test_commas import RECORD as COMMAS_RECORD
 from tests.widgets.test_discourse import passage
 from tests.widgets.test_morphosyntax import RECORD as MORPH_RECORD
@@ -17,7 +16,7 @@ from tests.widgets.test_morphosyntax import SENTENCE as MORPH_SENTENCE
 
 
 def start(page: Page, live_server, login, answered):
-    adjudicator = make_user("adjudicator")
+    adjudicator = person("adjudicator")
     login(page, adjudicator)
     page.goto(f"{live_server.url}/adjudicate/")
     page.locator(f'tr[data-dataset="{answered.dataset.name}"] a').focus()
