@@ -32,8 +32,11 @@ def pool(dataset: Dataset | int, kind: str) -> Dataset | None:
 
 
 def training_items(dataset: Dataset | int) -> list[Item]:
-    """The training pool's items in input order (the order of every round)."""
-    return list(Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.TRAINING).order_by("ordinal"))
+    """The training pool's items in input order (the order of every round), with their explanations."""
+    return list(
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.TRAINING)
+        .select_related("explanation").order_by("ordinal")
+    )
 
 
 @dataclass(frozen=True)

@@ -115,8 +115,18 @@ def set_qualification(dataset: Dataset, *, threshold: float | None, control_rate
     dataset.save(update_fields=["threshold", "control_rate", "control_seed"])
 
 
-def training_pool(dataset: Dataset | int) -> Dataset | None:
-    return Dataset.objects.filter(pool_of=dataset, pool_kind=Dataset.PoolKind.TRAINING).first()
+def set_explanation(item: Item, text: str) -> None:
+    """The organizer's explanation of a training item's gold answer, written on the page
+    (empty text: none)."""
+    if not Item.objects.filter(pk=item.pk, dataset__pool_kind=Dataset.PoolKind.TRAINING).exists():
+        raise Refused.because(_("Only training items have explanations."))
+    if unstorable(text):
+        raise Refused.because(_("The explanation holds the character U+0000, which cannot be stored: remove it."))
+    text = text.strip()
+    if text:
+        Explanation.objects.update_or_create(item=item, defaults={"text": text})
+    else:
+        Explanation.objects.filter(item=item).delete()
 
 
 def current_round(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:

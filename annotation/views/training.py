@@ -23,7 +23,7 @@ from annotation.control_plot import control_accuracy_svg
 from annotation.errors import Refused
 from annotation.forms import PoolForm, QualificationForm
 from annotation.http import refusal_status
-from annotation.models import Dataset, subtask_title
+from annotation.models import Dataset, Item, subtask_title
 from annotation.roles import ANNOTATOR, ORGANIZER, role_required
 from annotation.selectors import queue as queues
 from annotation.selectors import training as trainings
@@ -178,6 +178,12 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
                     messages.success(request, _("Pool imported."))
                     return redirect("organizer_training", pk=dataset.pk)
                 status = 422
+            elif action == "explanation":
+                item_pk = request.POST.get("item", "")
+                item = get_object_or_404(Item, pk=int(item_pk) if item_pk.isdecimal() else 0, dataset__pool_of=dataset)
+                training_service.set_explanation(item, request.POST.get("text", ""))
+                messages.success(request, _("Explanation saved."))
+                return redirect("organizer_training", pk=dataset.pk)
             elif action in ("retry", "release"):
                 annotator = get_object_or_404(User, username=request.POST.get("annotator", ""))
                 if action == "retry":
@@ -199,7 +205,7 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
         "pool_form": pool_form,
         "training_pool": trainings.pool(dataset, Dataset.PoolKind.TRAINING),
         "control_pool": trainings.pool(dataset, Dataset.PoolKind.CONTROL),
-        "training_item_count": len(trainings.training_items(dataset)),
+        "training_items": trainings.training_items(dataset),
         "table": trainings.qualification_table(dataset),
         "series": series,
         "alerts": trainings.control_alerts(dataset, series),

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -137,3 +138,21 @@ def test_other_annotators_and_organizers_cannot_reach_a_training_round(setup, or
     dataset, annotator, _ = setup
     client.force_login(organizer)
     assert client.get(reverse("training_item", args=[dataset.pk, 1])).status_code == 403
+
+
+def test_an_explanation_written_on_the_organizers_page_is_shown_with_the_feedback(setup, organizer):
+    dataset, annotator, client = setup
+    second = dataset.pools.get().items.get(external_id="train-2")
+    organizer_client = Client()
+    organizer_client.force_login(organizer)
+    page = organizer_client.get(reverse("organizer_training", args=[dataset.pk])).content.decode()
+    assert EXPLANATION_MARK in page  # the imported one, editable
+    saved = organizer_client.post(reverse("organizer_training", args=[dataset.pk]),
+                                  {"action": "explanation", "item": second.pk, "text": "  Bo tak.  "})
+    assert saved.status_code == 302
+    answer_round(client, dataset, "BB")
+    assert "Bo tak." in client.get(reverse("training_item", args=[dataset.pk, 2])).content.decode()
+    real_item = dataset.items.first()
+    refused = organizer_client.post(reverse("organizer_training", args=[dataset.pk]),
+                                    {"action": "explanation", "item": real_item.pk, "text": "x"})
+    assert refused.status_code == 404
