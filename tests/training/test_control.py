@@ -11,6 +11,7 @@ from annotation.models import Assignment, Dataset
 from annotation.selectors import queue as queues
 from annotation.selectors.agreement import counted_items, dataset_answers
 from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
+from annotation.services import training
 from annotation.services.annotating import save_answer
 from annotation.services.assigning import assign, is_control_position, release
 from annotation.services.exporting import build_submission
@@ -138,3 +139,18 @@ def test_the_api_names_the_dataset_a_control_item_was_assigned_in(controlled, an
     assert [entry["dataset"] for entry in listed] == [controlled.pk]
     items = client.get(reverse("api_dataset_items", args=[controlled.pk])).json()["results"]
     assert control.item_id in [entry["id"] for entry in items] and "gold" not in str(items[0]).lower()
+
+
+@pytest.mark.parametrize("annotators", [2, 5])
+def test_the_organizers_training_page_runs_a_bounded_number_of_queries(controlled, training_pool, organizer, client,
+                                                                       annotators, django_assert_max_num_queries):
+    controlled.threshold = 0.5
+    controlled.save()
+    users = [make_user("annotator") for _ in range(annotators)]
+    assign(controlled, users, 1)
+    for user in users:
+        training.release(controlled, user, organizer)
+        answer_everything(user, controlled)
+    client.force_login(organizer)
+    with django_assert_max_num_queries(16):
+        assert client.get(reverse("organizer_training", args=[controlled.pk])).status_code == 200
