@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation import limits
 from annotation.errors import DatasetFrozen, NotQualified, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
@@ -71,25 +72,39 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 # ---- saving ----
 
 
-def _shape_refusals(answer: object) -> list[Problem]:
+def _shape_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
+    """What no answer may be, draft or submitted: empty, not an object, too deep, unstorable,
+    beyond the size limits of its item."""
     if answer is None or answer == {}:
         return [Problem("", _("Nothing is chosen or typed yet."))]
     if not isinstance(answer, dict):
         return [Problem("", _("The answer must be a JSON object with the answer fields."))]
-    return [for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)]
+    # Depth first: it bounds what every later check walks through.
+    if limits.too_deep(answer):
+        return [for_annotator(limits.depth_problem("answer"))]
+    unstorable_found = [
+        for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
+    ]
+    if unstorable_found:
+        return unstorable_found
+    return [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
 
 
 def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
     """Why ``answer`` cannot be a submitted answer of the item ``payload`` (empty: it can):
-    the subtask's answer check and the app's answer rules. Adjudicated answers pass it too."""
-    found = _shape_refusals(answer) or [for_annotator(p) for p in answer_problems(subtask, answer, payload)]
+    the limits, the subtask's answer check and the app's answer rules. Adjudicated answers pass it too."""
+    found = _shape_refusals(subtask, answer, payload) or [
+        for_annotator(problem) for problem in answer_problems(subtask, answer, payload)
+    ]
     return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]
 
 
 def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
     if submit:
         return answer_refusals(page.subtask, answer, page.payload)
-    return _shape_refusals(answer) or [for_annotator(problem) for problem in draft_problems(page.subtask, answer)]
+    return _shape_refusals(page.subtask, answer, page.payload) or [
+        for_annotator(problem) for problem in draft_problems(page.subtask, answer)
+    ]
 
 
 def _locked_annotation(page: ItemPage) -> Annotation | None:
@@ -193,4 +208,6 @@ def raise_flag(page: ItemPage, comment: str) -> Flag:
         raise Refused.because(_("Say in a comment what is wrong with this item."))
     if unstorable(comment):
         raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
+    if limits.comment_problems(comment):
+        raise Refused.because(_("The comment is too long: at most %(limit)s characters.") % {"limit": limits.MAX_COMMENT})
     return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

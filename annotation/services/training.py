@@ -32,11 +32,14 @@ EXPLANATION_FIELD = "explanation"
 
 def _without_explanations(gold: SourceFile) -> tuple[SourceFile, dict[str, str], list[Problem]]:
     """The gold file without its optional ``explanation`` fields (line numbers kept), the
-    explanations by item id, and the problems of explanations that are no text."""
-    raw_lines = gold.data.split(b"\n")
+    explanations by item id, and the problems of explanations that are no text. A pool's gold
+    is a few dozen lines, so it is read whole."""
+    with gold.open() as stream:
+        data = stream.read()
+    raw_lines = data.split(b"\n")
     explanations: dict[str, str] = {}
     problems = []
-    lines, _problems = read_jsonl(gold.data, gold.name)
+    lines, _problems = read_jsonl(data, gold.name)
     for line in lines:
         if EXPLANATION_FIELD not in line.record:
             continue

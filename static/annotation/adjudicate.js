@@ -211,7 +211,7 @@
     inEditing(spec);
   }
 
-  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), form);
+  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), () => form);
 
   const helpDialog = document.getElementById("keys-help");
   const openHelp = () => { if (!helpDialog.open) helpDialog.showModal(); };
@@ -257,6 +257,8 @@
     keys: { register: inEditing },
     saveAndNext: save,
     showProblems,
+    // One item per page here: the widget is set up once.
+    onItem: (setUp) => setUp(),
   };
 
   // Widget modules run after this script; the mode is set once they have drawn the item.

@@ -59,7 +59,7 @@ window.PolisKeys = (function () {
   }
 
   // Runs the spec among `specs()` (the keys in force now) that a key press names.
-  // Text fields outside `area` never take keys, except Escape.
+  // Text fields outside `area()` (the answer area in force now) never take keys, except Escape.
   function listen(specs, area) {
     document.addEventListener("keydown", (event) => {
       if (event.isComposing || event.keyCode === 229) return; // IME at work
@@ -67,7 +67,8 @@ window.PolisKeys = (function () {
       if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
       if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
       const inText = isTextField(event.target);
-      if (inText && !area.contains(event.target) && event.key !== "Escape") return;
+      const answerArea = area();
+      if (inText && !(answerArea && answerArea.contains(event.target)) && event.key !== "Escape") return;
       if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
       // A spec naming its Shift state wins over one that ignores Shift.
       const candidates = specs().filter((spec) => matches(spec, event));
