@@ -23,6 +23,8 @@ A subtask module exposes:
 - ``majority(answers, item) -> (answer or None, reason or None)``: the majority answer of two
   or more valid normalised answers, or why there is none ("no majority", "invalid tree");
 - ``answer_value(answer) -> hashable``: a valid normalised answer as one comparable value.
+- optionally ``INTERVAL_FIGURES``: figures besides ``score`` that ``score --ci`` gives an
+  interval for (scoring.intervals).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Subtask:
     majority: Callable[[list[dict], dict], tuple[dict | None, str | None]]  # (valid answers, item) -> answer, reason
     answer_value: Callable[[dict], Hashable]  # a valid normalised answer as one comparable value
     item_figure: str  # the figure of combine over one line that is an answer's correctness
+    interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
 
     def correctness(self, gold: dict, prediction: dict | None) -> float:
         """How right one answer is against its gold line, by the metric's own counts of that one
@@ -102,6 +105,7 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         majority=module.majority,
         answer_value=module.answer_value,
         item_figure=module.ITEM_FIGURE,
+        interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
     )
 
 

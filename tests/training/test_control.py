@@ -10,11 +10,12 @@ from rest_framework.test import APIClient
 from annotation.models import Assignment, Dataset
 from annotation.selectors import queue as queues
 from annotation.selectors.agreement import counted_items, dataset_answers
+from annotation.selectors.exports import export_summaries
 from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
 from annotation.services import training
 from annotation.services.annotating import save_answer
 from annotation.services.assigning import assign, is_control_position, release
-from annotation.services.exporting import build_submission
+from annotation.services.exporting import build_export, build_submission
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +155,20 @@ def test_the_organizers_training_page_runs_a_bounded_number_of_queries(controlle
     client.force_login(organizer)
     with django_assert_max_num_queries(16):
         assert client.get(reverse("organizer_training", args=[controlled.pk])).status_code == 200
+
+
+def test_no_export_source_holds_control_items(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled, "A")
+    answer_everything(other, controlled, "A")
+    control_ids = set(controlled.pools.get().items.values_list("external_id", flat=True))
+    for source in (f"annotator:{annotator.username}", "majority", "all"):
+        export = build_export(controlled, source)
+        text = export.data.decode()
+        assert export.n_records == (24 if source == "all" else 12), source
+        assert not any(external_id in text for external_id in control_ids), source
+        assert not control_ids & {external_id for external_id, _ in export.left_out}, source
+    summaries = {summary.source: summary for summary in export_summaries(controlled)}
+    assert summaries[f"annotator:{annotator.username}"].n_records == 12
+    assert summaries[f"annotator:{annotator.username}"].n_left_out == 0
