@@ -96,3 +96,15 @@ class NothingToExport(NotExportable):
         message = _("The %(source)s export of %(dataset)s has nothing in it (%(left_out)s items left out).") % {
             "source": source, "dataset": dataset_name, "left_out": n_left_out}
         super().__init__([Problem("source", message)])
+
+
+class NotQualified(Refused):
+    """The annotator has not passed the dataset's training round: no real items until they
+    pass it, or an organizer lets them retry or releases them."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _(
+            "You have not passed this dataset's training round yet, so its items are closed to you. "
+            "Finish the training round; if your score was below the threshold, an organizer can let "
+            "you try again or release you."
+        ))])

@@ -4,7 +4,8 @@ export is downloaded, the same on its page and in the API.
 A refused answer or file is 422 (Unprocessable Content); a save based on an old version and
 answers that cannot be exported conflict with what is stored (409), as do a decision based on
 an old version and one on an item another adjudicator holds; a frozen dataset forbids the
-change (403), as does adjudicating a dataset one annotates.
+change (403), as does adjudicating a dataset one annotates, and working on a dataset's
+items before passing its training round.
 """
 
 from django.http import StreamingHttpResponse
@@ -16,6 +17,7 @@ from annotation.errors import (
     NeedsConfirmation,
     NotAdjudicatorHere,
     NotExportable,
+    NotQualified,
     Refused,
     StaleDecision,
     StaleVersion,
@@ -29,6 +31,7 @@ STATUS = {
     NotExportable: 409,
     DatasetFrozen: 403,
     NotAdjudicatorHere: 403,
+    NotQualified: 403,
 }
 REFUSED = 422
 

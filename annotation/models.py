@@ -16,6 +16,10 @@ def subtask_title(key: str) -> str:
 
 
 class Dataset(models.Model):
+    class PoolKind(models.TextChoices):
+        TRAINING = "training", _("training")
+        CONTROL = "control", _("control")
+
     name = models.CharField(_("name"), max_length=100, unique=True)
     subtask = models.CharField(_("subtask"), max_length=20, choices=SUBTASK_CHOICES)
     source_filename = models.CharField(_("source file"), max_length=255)
@@ -31,6 +35,20 @@ class Dataset(models.Model):
     gold_revealed = models.BooleanField(
         _("gold revealed to adjudicators"), default=False
     )
+    # A training or control pool is a dataset of its own (items with gold) linked to the
+    # dataset it serves, so that dataset's items, exports and agreement stay whole.
+    pool_of = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="pools",
+        verbose_name=_("pool of"),
+    )
+    pool_kind = models.CharField(_("pool kind"), max_length=10, choices=PoolKind.choices, blank=True)
+    # Qualification: the least training-round score (and control accuracy) that lets an
+    # annotator work; None: finishing the training round is enough.
+    threshold = models.FloatField(_("qualification threshold"), null=True, blank=True)
+    # One control item in `control_rate` positions of each queue (0: none); `control_seed`
+    # makes the interleaving reproducible.
+    control_rate = models.PositiveIntegerField(_("one control item in"), default=0)
+    control_seed = models.CharField(_("control seed"), max_length=100, blank=True)
     auto_majority = models.BooleanField(
         _("settle majority answers automatically"),
         default=False,
@@ -49,6 +67,21 @@ class Dataset(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(subtask__in=SUBTASK_KEYS), name="dataset_subtask_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(pool_of__isnull=True, pool_kind="")
+                | Q(pool_of__isnull=False, pool_kind__in=["training", "control"]),
+                name="dataset_pool_kind_with_pool_of",
+            ),
+            models.UniqueConstraint(
+                fields=["pool_of", "pool_kind"], condition=Q(pool_of__isnull=False), name="dataset_one_pool_per_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(threshold__isnull=True) | Q(threshold__gte=0, threshold__lte=1),
+                name="dataset_threshold_in_unit_interval",
+            ),
+            models.CheckConstraint(
+                condition=Q(control_rate=0) | Q(control_rate__gte=2), name="dataset_control_rate_zero_or_at_least_2"
             ),
         ]
 
@@ -217,6 +250,73 @@ class Flag(models.Model):
         return f"flag on {self.item}"
 
 
+class TrainingRound(models.Model):
+    """One try of an annotator at a dataset's training round (the items of its training pool).
+
+    Finished when every training item has an answer; ``score`` is then the mean correctness.
+    The latest round decides: finished at or above the dataset's threshold (or with no
+    threshold), or released by an organizer, lets the annotator work on real items.
+    """
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="training_rounds")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="training_rounds"
+    )
+    attempt = models.PositiveIntegerField(_("try"))
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    score = models.FloatField(_("score"), null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["dataset", "annotator", "attempt"]
+        verbose_name = _("training round")
+        verbose_name_plural = _("training rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["dataset", "annotator", "attempt"], name="training_round_unique_attempt"),
+            models.CheckConstraint(condition=Q(attempt__gte=1), name="training_round_attempt_positive"),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True, score__isnull=True)
+                | Q(finished_at__isnull=False, score__gte=0, score__lte=1),
+                name="training_round_score_when_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"training {self.dataset} {self.annotator} #{self.attempt}"
+
+
+class TrainingAnswer(models.Model):
+    """An answer to a training item: never an Annotation, so it counts nowhere else."""
+
+    round = models.ForeignKey(TrainingRound, on_delete=models.CASCADE, related_name="answers")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="training_answers")
+    answer = models.JSONField(_("answer fields"))
+    correctness = models.FloatField(_("correctness"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "created_at"]
+        verbose_name = _("training answer")
+        verbose_name_plural = _("training answers")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "item"], name="training_answer_once_per_round"),
+            models.CheckConstraint(condition=Q(correctness__gte=0, correctness__lte=1), name="training_answer_correctness_unit"),
+        ]
+
+
+class Explanation(models.Model):
+    """The organizer's explanation of a training item's gold answer, shown with the feedback."""
+
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="explanation")
+    text = models.TextField(_("explanation"))
+
+    class Meta:
+        verbose_name = _("explanation")
+        verbose_name_plural = _("explanations")
 class Adjudication(models.Model):
     """The settled answer of one item: an annotator's answer taken, the majority, or edited.
 

@@ -21,6 +21,8 @@ LABELS = ("A", "B", "C", "D")
 ANSWER_FIELDS = ("answer",)
 
 # Per label its true positives, false positives and false negatives, then the totals.
+# An answer is right when it is the gold label (see ITEM_FIGURE in the registry).
+ITEM_FIGURE = "accuracy"
 COUNT_NAMES = (*(f"{label}_{count}" for label in LABELS for count in ("tp", "fp", "fn")), "correct", "missing", "invalid")
 _COLUMN = {name: index for index, name in enumerate(COUNT_NAMES)}
 

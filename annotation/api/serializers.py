@@ -46,7 +46,9 @@ class ItemSerializer(serializers.ModelSerializer):
 
 
 class AnnotationSerializer(serializers.ModelSerializer):
-    dataset = serializers.IntegerField(source="item.dataset_id", read_only=True)
+    # The dataset the item was assigned in: a control item's own dataset is the control pool,
+    # which the annotator never learns.
+    dataset = serializers.IntegerField(source="assigned_dataset_id", read_only=True)
     external_id = serializers.CharField(source="item.external_id", read_only=True)
 
     class Meta:

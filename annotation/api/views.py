@@ -25,7 +25,7 @@ from annotation.api.serializers import (
     RefusalSerializer,
 )
 from annotation.converters import BIGINT_MAX
-from annotation.errors import Refused
+from annotation.errors import NotQualified, Refused
 from annotation.http import export_download, refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
@@ -65,6 +65,9 @@ def dataset_items(request: Request, pk: int) -> Response:
     _require(request, ANNOTATOR, ORGANIZER)
     context = {}
     if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        if not queues.is_qualified(request.user, pk):
+            refusal = NotQualified()
+            return Response(refusal_data(refusal), status=refusal_status(refusal))
         context["annotator_of"] = Dataset.objects.values_list("subtask", flat=True).get(pk=pk)
         items = (
             Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
@@ -135,13 +138,21 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
     except Refused as refusal:
         return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = outcome.changed and outcome.annotation.version == 1
+    outcome.annotation.assigned_dataset_id = page.dataset_id
     return Response(
         AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
     )
 
 
 def _own_annotations(request: Request):
-    return Annotation.objects.filter(annotator=request.user).select_related("item").order_by("pk")
+    """The user's answers, each with the dataset its item was assigned in (``assigned_dataset_id``)."""
+    assigned_in = Assignment.objects.filter(item=OuterRef("item"), annotator=request.user).values("dataset_id")[:1]
+    return (
+        Annotation.objects.filter(annotator=request.user)
+        .select_related("item")
+        .annotate(assigned_dataset_id=Subquery(assigned_in))
+        .order_by("pk")
+    )
 
 
 @extend_schema(
@@ -165,7 +176,7 @@ def annotation_list(request: Request) -> Response:
         dataset = request.query_params.get("dataset", "")
         if dataset.isdecimal():  # isdigit() would let "²" through to int()
             # An id past the column's range names no dataset: an empty list.
-            annotations = annotations.filter(item__dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
+            annotations = annotations.filter(assigned_dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)

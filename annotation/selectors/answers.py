@@ -8,24 +8,30 @@ from annotation.models import Annotation, Assignment, Dataset
 
 def own_answers(annotator: AbstractBaseUser, dataset_id: int | None = None, status: str | None = None) -> QuerySet[Annotation]:
     """The annotator's answers (drafts and submitted) to items still assigned to them, the most
-    recently saved first, each with its `position` to reopen it; optionally one dataset, one status."""
+    recently saved first, each with the dataset it was assigned in (``assigned_dataset_id``,
+    ``assigned_dataset_name``, ``assigned_dataset_frozen``: a control item's own dataset is the
+    control pool, never shown) and its `position` there to reopen it; optionally one dataset
+    (of the assignment), one status."""
+    assignment = Assignment.objects.filter(item=OuterRef("item"), annotator=annotator)
     answers = Annotation.objects.filter(annotator=annotator)
-    if dataset_id is not None:
-        answers = answers.filter(item__dataset_id=dataset_id)
     if status is not None:
         answers = answers.filter(status=status)
-    return (
+    answers = (
         answers.select_related("item__dataset")
         .annotate(
-            position=Subquery(
-                Assignment.objects.filter(item=OuterRef("item"), annotator=annotator).values("position")[:1]
-            )
+            position=Subquery(assignment.values("position")[:1]),
+            assigned_dataset_id=Subquery(assignment.values("dataset_id")[:1]),
+            assigned_dataset_name=Subquery(assignment.values("dataset__name")[:1]),
+            assigned_dataset_frozen=Subquery(assignment.values("dataset__frozen")[:1]),
         )
         .filter(position__isnull=False)
-        .order_by("-updated_at", "-pk")
     )
+    if dataset_id is not None:
+        answers = answers.filter(assigned_dataset_id=dataset_id)
+    return answers.order_by("-updated_at", "-pk")
 
 
 def datasets_answered(annotator: AbstractBaseUser) -> QuerySet[Dataset]:
     """The datasets the annotator has answered anything in, by name (the page's filter)."""
-    return Dataset.objects.filter(items__annotations__annotator=annotator).distinct().order_by("name")
+    answered = Assignment.objects.filter(annotator=annotator, item__annotations__annotator=annotator)
+    return Dataset.objects.filter(pk__in=answered.values("dataset_id")).order_by("name")

@@ -29,7 +29,8 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
     answered = Annotation.objects.filter(item=OuterRef("item"), annotator=OuterRef("annotator"),
                                          status=Annotation.Status.SUBMITTED)
     unanswered = dict(
-        Assignment.objects.filter(dataset=dataset).order_by().values("annotator__username")
+        # Control items (the control pool's) are no item of the dataset: never counted as left out.
+        Assignment.objects.filter(dataset=dataset, item__dataset=dataset).order_by().values("annotator__username")
         .annotate(n=Count("pk", filter=~Exists(answered))).values_list("annotator__username", "n")
     )
     summaries = [

@@ -44,8 +44,9 @@ def _count(queryset: QuerySet, field: str = "dataset") -> Subquery:
 
 
 def datasets_overview() -> QuerySet[Dataset]:
-    """All datasets with their numbers of items, gold lines, assignments, answers and open flags."""
-    return Dataset.objects.annotate(
+    """All datasets with their numbers of items, gold lines, assignments, answers and open flags
+    (training and control pools are shown on their dataset's training page)."""
+    return Dataset.objects.filter(pool_of__isnull=True).annotate(
         item_count=_count(Item.objects.all()),
         gold_count=_count(GoldAnswer.objects.all(), "item__dataset"),
         assignment_count=_count(Assignment.objects.all()),

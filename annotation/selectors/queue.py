@@ -20,7 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.models import Annotation, Assignment, Dataset, Item, TrainingRound
 
 
 def _count(queryset: QuerySet) -> Coalesce:
@@ -36,8 +36,14 @@ def _assigned(annotator, dataset) -> QuerySet[Assignment]:
 
 def _submitted(annotator, dataset) -> QuerySet[Annotation]:
     # Submitted answers always keep their assignment (release moves only unanswered items),
-    # so counting the annotator's submitted answers in the dataset counts answered assignments.
-    return Annotation.objects.filter(annotator=annotator, item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+    # so counting the annotator's submitted answers to items assigned in the dataset counts
+    # answered assignments, control items (of the dataset's control pool) among them.
+    return Annotation.objects.filter(
+        annotator=annotator,
+        item__assignments__annotator=annotator,
+        item__assignments__dataset=dataset,
+        status=Annotation.Status.SUBMITTED,
+    )
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,34 @@ def _json(model: type[Model], field: str, value: str | None):
     return model._meta.get_field(field).from_db_value(value, None, connection)
 
 
+def qualified_sql(annotator: str, dataset: str) -> str:
+    """SQL for whether the annotator may work on the dataset's items (the arguments are SQL
+    expressions): a dataset without a training pool is open to all; otherwise the annotator's
+    latest training round decides: released by an organizer, or finished with a score at or
+    above the dataset's threshold (any score when it has none)."""
+    return f"""COALESCE(
+            (SELECT r.released_at IS NOT NULL
+                    OR (r.finished_at IS NOT NULL AND (own.threshold IS NULL OR r.score >= own.threshold))
+             FROM {_table(TrainingRound)} r JOIN {_table(Dataset)} own ON own.id = r.dataset_id
+             WHERE r.dataset_id = {dataset} AND r.annotator_id = {annotator}
+             ORDER BY r.attempt DESC LIMIT 1),
+            NOT EXISTS (SELECT 1 FROM {_table(Dataset)} pool
+                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}')
+        )"""
+
+
+@cache
+def _qualified_sql() -> str:
+    return f"SELECT {qualified_sql('%(annotator)s', '%(dataset)s')}"
+
+
+def is_qualified(annotator: AbstractBaseUser, dataset_id: int) -> bool:
+    """Whether the annotator may work on the dataset's items (see ``qualified_sql``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_qualified_sql(), {"annotator": annotator.pk, "dataset": dataset_id})
+        return bool(cursor.fetchone()[0])
+
+
 @dataclass(frozen=True)
 class ItemPage:
     """One of an annotator's assigned items with everything its page and its saves read.
@@ -174,6 +208,7 @@ class ItemPage:
     progress: Progress  # of the annotator in this dataset
     previous_position: int | None  # the position before this one in the order; None at the first
     next_position: int | None  # where save & next goes once this item is submitted; None: none left
+    qualified: bool  # the annotator passed the dataset's training round (or it has none)
 
     @property
     def submitted(self) -> bool:
@@ -188,16 +223,18 @@ def _item_page_sql(where: str) -> str:
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, d.id, d.name, d.subtask, d.frozen, d.auto_majority,
                stored.answer, COALESCE(stored.version, 0), stored.status,
-               (SELECT COUNT(*) FROM {_table(Annotation)} done
-                JOIN {_table(Item)} done_item ON done_item.id = done.item_id
-                WHERE done.annotator_id = a.annotator_id AND done_item.dataset_id = a.dataset_id
+               (SELECT COUNT(*) FROM {_table(Assignment)} answered
+                JOIN {_table(Annotation)} done
+                  ON done.item_id = answered.item_id AND done.annotator_id = answered.annotator_id
+                WHERE answered.annotator_id = a.annotator_id AND answered.dataset_id = a.dataset_id
                   AND done.status = %(submitted)s),
                (SELECT COUNT(*) FROM {_table(Assignment)} mine
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id),
                (SELECT MAX(mine.position) FROM {_table(Assignment)} mine
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
                   AND mine.position < a.position),
-               {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")}
+               {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
+               {qualified_sql("a.annotator_id", "a.dataset_id")}
         FROM {_table(Assignment)} a
         JOIN {_table(Item)} i ON i.id = a.item_id
         JOIN {_table(Dataset)} d ON d.id = a.dataset_id
@@ -212,7 +249,8 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
     if row is None:
         return None
     (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, dataset_id, dataset_name,
-     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, previous, next_position) = row
+     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, previous, next_position,
+     qualified) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -232,6 +270,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         progress=Progress(submitted=submitted, assigned=assigned),
         previous_position=previous,
         next_position=next_position,
+        qualified=bool(qualified),  # SQLite answers 0/1
     )
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation import limits
-from annotation.errors import DatasetFrozen, NeedsConfirmation, Refused, StaleVersion
+from annotation.errors import DatasetFrozen, NeedsConfirmation, NotQualified, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
 from annotation.problem_texts import for_annotator
@@ -138,6 +138,8 @@ def save_answer(
     is refused (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's
     metadata with the annotation (any other save clears it).
     """
+    if not page.qualified:
+        raise NotQualified
     if page.frozen:
         raise DatasetFrozen
     refusals = _refusals(page, answer, submit)

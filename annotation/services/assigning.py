@@ -4,6 +4,13 @@ Each annotator works through their items in their own order: the dataset's items
 `random.Random(f"{dataset}:{username}")`, so the order is the same on every machine and run
 (`hash()` is salted per process and is never used). Items added later go to the end of the
 queue in that same order, so nothing already in a queue moves.
+
+Control items: with a control pool and `Dataset.control_rate` N, one position in every block
+of N positions of each queue (block b: positions bN+1..bN+N) holds a control item, as an
+ordinary assignment of the dataset whose item is the control pool's. Which position of the
+block, and which control item, follow `random.Random(f"{control_seed}:{dataset}:{username}...")`,
+so the interleaving is the same on every run with the same seed. Each control item appears
+at most once per annotator; when the pool is used up, the queue goes on without them.
 """
 
 import random
@@ -35,6 +42,32 @@ def annotator_order(dataset: Dataset, user: User, item_ids: list[int]) -> list[i
     order = list(item_ids)
     random.Random(f"{dataset.name}:{user.get_username()}").shuffle(order)
     return order
+
+
+def control_slot(dataset: Dataset, username: str, block: int) -> int:
+    """The offset (0..control_rate-1) of the control position in block ``block`` of the queue."""
+    return random.Random(f"{dataset.control_seed}:{dataset.name}:{username}:{block}").randrange(dataset.control_rate)
+
+
+def is_control_position(dataset: Dataset, username: str, position: int) -> bool:
+    """Whether ``position`` of the annotator's queue holds a control item (while any is left)."""
+    if not dataset.control_rate:
+        return False
+    block, offset = divmod(position - 1, dataset.control_rate)
+    return offset == control_slot(dataset, username, block)
+
+
+def _control_items(dataset: Dataset, user: User) -> list[int]:
+    """The control pool's items the annotator has not been given yet, in their seeded order."""
+    if not dataset.control_rate:
+        return []
+    given = Assignment.objects.filter(dataset=dataset, annotator=user).values("item_id")
+    ids = list(
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.CONTROL)
+        .exclude(pk__in=given).order_by("ordinal").values_list("id", flat=True)
+    )
+    random.Random(f"{dataset.control_seed}:{dataset.name}:{user.get_username()}").shuffle(ids)
+    return ids
 
 
 def assign(dataset: Dataset, annotators: list[User], per_item: int) -> AssignmentResult:
@@ -78,7 +111,10 @@ def release(dataset: Dataset, departed: User, annotators: list[User] | None = No
         submitted = Annotation.objects.filter(
             item=OuterRef("item"), annotator=OuterRef("annotator"), status=Annotation.Status.SUBMITTED
         )
-        unanswered = Assignment.objects.filter(dataset=dataset, annotator=departed).exclude(Exists(submitted))
+        # Control items stay where they are: each annotator has their own.
+        unanswered = Assignment.objects.filter(dataset=dataset, item__dataset=dataset, annotator=departed).exclude(
+            Exists(submitted)
+        )
         released_ids = list(unanswered.order_by("item__ordinal").values_list("item_id", flat=True))
         if not released_ids:
             return AssignmentResult(added={}, removed={})
@@ -157,7 +193,9 @@ def _lock(dataset: Dataset) -> Dataset:
 def _current_assignments(dataset: Dataset) -> tuple[dict[int, set[int]], Counter]:
     assignees: dict[int, set[int]] = defaultdict(set)
     load: Counter = Counter()
-    for item_id, annotator_id in Assignment.objects.filter(dataset=dataset).values_list("item_id", "annotator_id"):
+    # Control items (the control pool's) are no load: every annotator gets them at the same rate.
+    own = Assignment.objects.filter(dataset=dataset, item__dataset=dataset)
+    for item_id, annotator_id in own.values_list("item_id", "annotator_id"):
         assignees[item_id].add(annotator_id)
         load[annotator_id] += 1
     return assignees, load
@@ -234,10 +272,14 @@ def _append_to_queues(dataset: Dataset, new: dict[User, list[int]], item_ids: li
         wanted = set(ids)
         start = last_positions.get(user.pk) or 0
         ordered = [item_id for item_id in annotator_order(dataset, user, item_ids) if item_id in wanted]
-        rows += [
-            Assignment(dataset=dataset, item_id=item_id, annotator=user, position=start + offset)
-            for offset, item_id in enumerate(ordered, start=1)
-        ]
+        controls = _control_items(dataset, user)
+        position = start
+        for item_id in ordered:
+            position += 1
+            while controls and is_control_position(dataset, user.get_username(), position):
+                rows.append(Assignment(dataset=dataset, item_id=controls.pop(0), annotator=user, position=position))
+                position += 1
+            rows.append(Assignment(dataset=dataset, item_id=item_id, annotator=user, position=position))
     Assignment.objects.bulk_create(rows, batch_size=2000)
 
 

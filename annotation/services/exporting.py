@@ -83,7 +83,9 @@ def build_submission(dataset: Dataset, annotator: User) -> Submission:
     answered = {line["id"] for line in lines}
     unanswered = [
         external_id
-        for external_id in Assignment.objects.filter(dataset=dataset, annotator=annotator, item__withdrawn_at__isnull=True)
+        for external_id in Assignment.objects.filter(
+            dataset=dataset, item__dataset=dataset, annotator=annotator, item__withdrawn_at__isnull=True
+        )
         .order_by("item__ordinal")
         .values_list("item__external_id", flat=True)
         if external_id not in answered

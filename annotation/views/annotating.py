@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, push_url, retarget
 
 from annotation import limits
-from annotation.errors import NeedsConfirmation, Refused
+from annotation.errors import NeedsConfirmation, NotQualified, Refused
 from annotation.forms import OwnAnswersFilter
 from annotation.http import refusal_status
 from annotation.item_fields import annotator_payload
@@ -59,9 +59,12 @@ def _url_of_position(dataset_id: int, position: int | None) -> str:
 @annotator_required
 @require_GET
 def annotate_continue(request: HttpRequest, dataset_pk: int) -> HttpResponse:
-    """The first item of the queue without a submitted answer (or the end-of-queue page)."""
+    """The first item of the queue without a submitted answer (or the end-of-queue page); the
+    training round first, until the annotator has passed it."""
     if not queues.queue(request.user, dataset_pk).exists():
         raise Http404
+    if not queues.is_qualified(request.user, dataset_pk):
+        return redirect("training_round", dataset_pk)
     return redirect(_next_url(request, dataset_pk))
 
 
@@ -107,6 +110,8 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     page = queues.item_page(request.user, dataset_pk, position)
     if page is None:
         raise Http404
+    if not page.qualified:
+        return _not_qualified(request, page)
     partial = request.GET.get("partial")
     if partial is not None:
         partials = widget_for(page.subtask).partials
@@ -124,6 +129,23 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     if intent == "flag":
         return _flag(request, page)
     return HttpResponseBadRequest(_("Unknown action."))
+
+
+def _not_qualified(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:
+    refusal = NotQualified()
+    if request.htmx:
+        response = TemplateResponse(
+            request, "annotation/partials/save_refused.html",
+            {"problems": refusal.messages, "stale": False, "item_url": _item_url(page)},
+            status=refusal_status(refusal),
+        )
+        response[REFUSED_HEADER] = "1"
+        return response
+    return TemplateResponse(
+        request, "annotation/training/not_qualified.html",
+        {"dataset_id": page.dataset_id, "dataset_name": page.dataset_name, "problems": refusal.messages},
+        status=refusal_status(refusal),
+    )
 
 
 def _item_page(
@@ -145,7 +167,7 @@ def _item_page(
         "frozen": page.frozen,
         "submitted": page.submitted,
         "storageKey": f"{page.annotator_id}:{page.item_id}",
-        "messages": _script_messages(get_language()),
+        "messages": script_messages(get_language()),
     }
     context = {
         "layout": layout,
@@ -165,7 +187,7 @@ def _item_page(
 
 
 @cache
-def _script_messages(language: str | None) -> dict[str, str]:
+def script_messages(language: str | None) -> dict[str, str]:
     """Texts the page's script shows, translated here so the page needs no catalogue request
     (once per language and process: ``language`` is the active one)."""
     return {

@@ -15,6 +15,9 @@ A subtask module exposes:
 - ``normalise(answer) -> answer``: canonical answer fields, anything malformed passed through;
 - ``COUNT_NAMES``, ``line_counts(gold_record, prediction or None) -> (int, ...)`` and
   ``combine(totals, n_lines) -> figures``: the metric, see scoring.metrics;
+- ``ITEM_FIGURE``: the figure of ``combine`` that, over one gold line, says how right one
+  answer is (1.0 exactly right, 0.0 not; discourse: the passage's LAS), used for training
+  and control items;
 - ``agreement_figures(table, figures)``: adds the subtask's agreement figures (built from
   scoring.reliability) over the valid answers of several files;
 - ``majority(answers, item) -> (answer or None, reason or None)``: the majority answer of two
@@ -61,7 +64,13 @@ class Subtask:
     agreement_figures: Callable[[AnswerTable, Figures], None]  # adds the agreement figures
     majority: Callable[[list[dict], dict], tuple[dict | None, str | None]]  # (valid answers, item) -> answer, reason
     answer_value: Callable[[dict], Hashable]  # a valid normalised answer as one comparable value
+    item_figure: str  # the figure of combine over one line that is an answer's correctness
     interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
+
+    def correctness(self, gold: dict, prediction: dict | None) -> float:
+        """How right one answer is against its gold line, by the metric's own counts of that one
+        line: 1.0 or 0.0 (exactly right or not), for discourse the passage's LAS."""
+        return float(self.combine(self.line_counts(gold, prediction), 1)[self.item_figure])
 
     def metric(self, gold: list[dict], pred: dict[str, dict]) -> dict:
         """The figures for ``gold`` (records with their id) and ``pred`` (id -> submission record);
@@ -95,6 +104,7 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         agreement_figures=module.agreement_figures,
         majority=module.majority,
         answer_value=module.answer_value,
+        item_figure=module.ITEM_FIGURE,
         interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
     )
 

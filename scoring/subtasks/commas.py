@@ -66,6 +66,8 @@ def normalise(answer: dict) -> dict:
 # Metric: exact-set accuracy on ``commas`` (main); micro P/R/F1 over (item, position) pairs;
 # lenient exact-set accuracy, where gold-optional positions are ignored on both sides. An
 # empty gold set is matched by an empty prediction.
+# An answer is right when the task is done in full (see ITEM_FIGURE in the registry).
+ITEM_FIGURE = "exact_set_accuracy"
 COUNT_NAMES = ("exact", "lenient", "true_positives", "n_predicted", "n_gold_positions", "missing")
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from scoring.choice import (ANSWER_FIELDS, COUNT_NAMES, LABELS, agreement_figures, answer_value, check_answer, combine,
+from scoring.choice import (ANSWER_FIELDS, COUNT_NAMES, ITEM_FIGURE, LABELS, agreement_figures, answer_value, check_answer, combine,
                             line_counts, majority, normalise)
 from scoring.problems import Problem
 
-__all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
+__all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",
            "agreement_figures", "answer_value", "majority",
            "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "marks", "check_input"]
 

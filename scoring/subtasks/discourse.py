@@ -191,6 +191,8 @@ def normalise(answer: dict) -> dict:
 # share of passages whose prediction is a valid tree (``tree_problems`` finds nothing). An
 # invalid tree still earns credit for each correct attachment; when a DU is given twice, its
 # first entry counts.
+# A passage is as right as its LAS (see ITEM_FIGURE in the registry).
+ITEM_FIGURE = "las"
 COUNT_NAMES = ("labelled", "unlabelled", "attachments", "root_right", "valid", "missing")
 
 

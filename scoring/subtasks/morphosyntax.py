@@ -42,6 +42,8 @@ def normalise(answer: dict) -> dict:
 # Metric: full-task accuracy (main): the label equals gold and the corrected sentence equals
 # the gold one (or one of ``accepted_corrections``) after normalisation; for a POPRAWNE gold
 # it must be empty. Secondary: label accuracy, precision/recall of NIEPOPRAWNE.
+# An answer is right when the task is done in full (see ITEM_FIGURE in the registry).
+ITEM_FIGURE = "full_task_accuracy"
 COUNT_NAMES = ("full", "label_right", "true_positives", "predicted_incorrect", "gold_incorrect", "missing")
 
 

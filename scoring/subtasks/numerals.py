@@ -51,6 +51,8 @@ def normalise(answer: dict) -> dict:
 
 # Metric: exact match (main): the answer, normalised (NFC, lower case, white space collapsed,
 # stripped), equals one of the gold ``answers`` normalised the same way.
+# An answer is right when the task is done in full (see ITEM_FIGURE in the registry).
+ITEM_FIGURE = "exact_match"
 COUNT_NAMES = ("matched", "missing")
 
 

@@ -68,6 +68,7 @@ def _module() -> types.ModuleType:
     module.check_answer = _check_answer
     module.normalise = _normalise
     module.COUNT_NAMES = ("correct", "missing")
+    module.ITEM_FIGURE = "score"
     module.line_counts = _line_counts
     module.combine = _combine
     module.agreement_figures = _agreement_figures

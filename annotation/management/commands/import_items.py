@@ -1,25 +1,50 @@
-from annotation.management.commands._common import DataCommand, source_file
+from django.core.management.base import CommandError
+
+from annotation.management.commands._common import DataCommand, dataset_named, source_file
 from annotation.services.importing import import_dataset
+from annotation.services.training import import_pool
 from scoring.subtasks import SUBTASK_KEYS
 
 
 class Command(DataCommand):
     help = (
-        "Create a dataset from an inputs JSONL file (and optionally its gold). Every line is "
-        "checked; on any problem nothing is imported, every problem is listed and the exit code is 1."
+        "Create a dataset from an inputs JSONL file (and optionally its gold), or, with "
+        "--training-for or --control-for, the training or control pool of a dataset (gold "
+        "required; a gold line may carry an 'explanation' shown with the training feedback). "
+        "Every line is checked; on any problem nothing is imported, every problem is listed and "
+        "the exit code is 1."
     )
     refused_outcome = "nothing imported"
 
     def add_arguments(self, parser):
         parser.add_argument("subtask", choices=SUBTASK_KEYS)
         parser.add_argument("inputs", type=source_file, help="inputs JSONL file")
-        parser.add_argument("--dataset", required=True, help="name of the new dataset")
+        parser.add_argument("--dataset", help="name of the new dataset (a pool: default DATASET.training or .control)")
         parser.add_argument("--gold", type=source_file, help="gold JSONL file of the same items")
         parser.add_argument(
             "--gold-synthetic", action="store_true", help="the gold is synthetic: never report a score"
         )
+        pool = parser.add_mutually_exclusive_group()
+        pool.add_argument("--training-for", type=dataset_named, metavar="DATASET",
+                          help="import the training pool of DATASET")
+        pool.add_argument("--control-for", type=dataset_named, metavar="DATASET",
+                          help="import the control pool of DATASET")
 
-    def run(self, *, subtask, inputs, gold, gold_synthetic, **options):
+    def run(self, *, subtask, inputs, gold, gold_synthetic, training_for, control_for, **options):
+        served = training_for or control_for
+        if served is not None:
+            kind = "training" if training_for else "control"
+            dataset = import_pool(
+                kind=kind, dataset=served, subtask=subtask, name=options["dataset"] or f"{served.name}.{kind}",
+                inputs=inputs, gold=gold,
+            )
+            self.stdout.write(
+                f"Imported {dataset.items.count()} items into {dataset.name}, the {kind} pool of {served.name}, "
+                f"{dataset.items.filter(explanation__isnull=False).count()} with an explanation."
+            )
+            return
+        if not options["dataset"]:
+            raise CommandError("--dataset is required (unless --training-for or --control-for)", returncode=2)
         dataset = import_dataset(
             subtask=subtask, name=options["dataset"], inputs=inputs, gold=gold, gold_synthetic=gold_synthetic
         )

@@ -1,0 +1,174 @@
+"""Control items: interleaved by a seed, indistinguishable on the item page, counted nowhere
+but in the organizer's control accuracy."""
+
+import pytest
+from django.test.utils import CaptureQueriesContext
+from django.db import connection
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from annotation.models import Assignment, Dataset
+from annotation.selectors import queue as queues
+from annotation.selectors.agreement import counted_items, dataset_answers
+from annotation.selectors.exports import export_summaries
+from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
+from annotation.services import training
+from annotation.services.annotating import save_answer
+from annotation.services.assigning import assign, is_control_position, release
+from annotation.services.exporting import build_export, build_submission
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def control_positions(dataset, annotator) -> list[int]:
+    return sorted(
+        Assignment.objects.filter(dataset=dataset, annotator=annotator, item__dataset__pool_kind=Dataset.PoolKind.CONTROL)
+        .values_list("position", flat=True)
+    )
+
+
+@pytest.fixture
+def controlled(dataset, control_pool):
+    dataset.control_rate, dataset.control_seed = 4, "seed-1"
+    dataset.save()
+    return dataset
+
+
+def answer_everything(annotator, dataset, letter="A"):
+    for position in sorted(queues.queue(annotator, dataset).values_list("position", flat=True)):
+        page = queues.item_page(annotator, dataset.pk, position)
+        save_answer(page=page, answer={"answer": letter}, submit=True, based_on_version=0)
+
+
+def test_the_interleaving_is_one_in_n_and_reproducible_with_the_seed(controlled, annotator):
+    assign(controlled, [annotator], 1)
+    positions = control_positions(controlled, annotator)
+    # 12 real items: one control in each block of 4 positions (the last block's only if a
+    # real item follows its slot: a queue never ends on a control item)
+    assert len(positions) >= 3
+    assert [(position - 1) // 4 for position in positions] == list(range(len(positions)))
+    assert all(is_control_position(controlled, annotator.username, position) for position in positions)
+    order = list(Assignment.objects.filter(annotator=annotator).order_by("position").values_list("item__external_id", flat=True))
+    Assignment.objects.all().delete()
+    assign(controlled, [annotator], 1)
+    assert list(Assignment.objects.filter(annotator=annotator).order_by("position")
+                .values_list("item__external_id", flat=True)) == order
+    others = []
+    for seed in ("seed-2", "seed-3", "seed-4"):
+        Assignment.objects.all().delete()
+        controlled.control_seed = seed
+        controlled.save()
+        assign(controlled, [annotator], 1)
+        others.append(control_positions(controlled, annotator))
+    assert any(other != positions for other in others)
+
+
+def test_a_control_item_looks_like_any_item(controlled, annotator, client):
+    assign(controlled, [annotator], 1)
+    client.force_login(annotator)
+    control = control_positions(controlled, annotator)[0]
+    ordinary = next(p for p in range(1, 17) if p not in control_positions(controlled, annotator))
+    pages = {}
+    for position in (control, ordinary):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("annotate_item", args=[controlled.pk, position]))
+        assert response.status_code == 200
+        pages[position] = ([template.name for template in response.templates], len(queries))
+        assert "control" not in response.content.decode().lower()
+    assert pages[control] == pages[ordinary]
+
+
+def test_control_items_never_reach_exports_or_agreement_and_count_in_progress(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled)
+    answer_everything(other, controlled, "C")
+    control_ids = set(controlled.pools.get().items.values_list("external_id", flat=True))
+    for user in (annotator, other):
+        submission = build_submission(controlled, user)
+        assert len(submission.lines) == 12 and not control_ids & {line["id"] for line in submission.lines}
+        assert submission.unanswered == []
+        assert queues.progress(user, controlled).done
+    assert not control_ids & set(counted_items(controlled).values_list("external_id", flat=True))
+    assert not control_ids & {item.external_id for item in dataset_answers(controlled).items}
+
+
+def test_control_accuracy_per_annotator_with_an_alert_below_the_threshold(controlled, annotator, organizer, client):
+    controlled.threshold = 0.8
+    controlled.save()
+    good = make_user("annotator")
+    assign(controlled, [annotator, good], 2)
+    answer_everything(annotator, controlled, "A")  # control gold is C: wrong
+    answer_everything(good, controlled, "C")
+    series = {line.annotator: line for line in control_accuracy(controlled)}
+    assert set(series[annotator.username].accuracy) == {0.0} and len(series[annotator.username].accuracy) >= 3
+    assert set(series[good.username].accuracy) == {1.0}
+    assert [line.annotator for line in control_alerts(controlled, list(series.values()))] == [annotator.username]
+    client.force_login(organizer)
+    page = client.get(reverse("organizer_training", args=[controlled.pk])).content.decode()
+    assert 'id="control-alerts"' in page and annotator.username in page
+    plot = client.get(reverse("organizer_control_plot", args=[controlled.pk]))
+    assert plot["Content-Type"] == "image/svg+xml" and plot.content.startswith(b"<?xml")
+    assert annotator.username.encode() in plot.content
+    procedure = training_procedure(controlled)
+    rows = {row["annotator"]: row for row in procedure["annotators"]}
+    assert procedure["control_rate"] == 4 and procedure["control_items"] == 6 and procedure["threshold"] == 0.8
+    assert rows[annotator.username]["control_accuracy"] == 0.0 and rows[annotator.username]["below_control_threshold"]
+    assert procedure["below_control_threshold"] == [annotator.username]
+
+
+def test_release_of_a_departed_annotator_moves_real_items_only(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator], 1)
+    before = control_positions(controlled, annotator)
+    release(controlled, annotator, [other])
+    assert Assignment.objects.filter(annotator=other, item__dataset=controlled).count() == 12
+    assert control_positions(controlled, annotator) == before  # the departed annotator's control items stay theirs
+    assert len(control_positions(controlled, other)) >= 3  # the taker gets their own, at the same rate
+
+
+def test_the_api_names_the_dataset_a_control_item_was_assigned_in(controlled, annotator):
+    assign(controlled, [annotator], 1)
+    control = Assignment.objects.get(annotator=annotator, position=control_positions(controlled, annotator)[0])
+    client = APIClient()
+    client.force_authenticate(annotator)
+    saved = client.post(reverse("api_annotations"), {"item": control.item_id, "answer": {"answer": "A"},
+                                                     "status": "submitted", "version": 0}, format="json")
+    assert saved.status_code == 201 and saved.json()["dataset"] == controlled.pk
+    listed = client.get(reverse("api_annotations"), {"dataset": controlled.pk}).json()["results"]
+    assert [entry["dataset"] for entry in listed] == [controlled.pk]
+    items = client.get(reverse("api_dataset_items", args=[controlled.pk])).json()["results"]
+    assert control.item_id in [entry["id"] for entry in items] and "gold" not in str(items[0]).lower()
+
+
+@pytest.mark.parametrize("annotators", [2, 5])
+def test_the_organizers_training_page_runs_a_bounded_number_of_queries(controlled, training_pool, organizer, client,
+                                                                       annotators, django_assert_max_num_queries):
+    controlled.threshold = 0.5
+    controlled.save()
+    users = [make_user("annotator") for _ in range(annotators)]
+    assign(controlled, users, 1)
+    for user in users:
+        training.release(controlled, user, organizer)
+        answer_everything(user, controlled)
+    client.force_login(organizer)
+    with django_assert_max_num_queries(16):
+        assert client.get(reverse("organizer_training", args=[controlled.pk])).status_code == 200
+
+
+def test_no_export_source_holds_control_items(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled, "A")
+    answer_everything(other, controlled, "A")
+    control_ids = set(controlled.pools.get().items.values_list("external_id", flat=True))
+    for source in (f"annotator:{annotator.username}", "majority", "all"):
+        export = build_export(controlled, source)
+        text = export.data.decode()
+        assert export.n_records == (24 if source == "all" else 12), source
+        assert not any(external_id in text for external_id in control_ids), source
+        assert not control_ids & {external_id for external_id, _ in export.left_out}, source
+    summaries = {summary.source: summary for summary in export_summaries(controlled)}
+    assert summaries[f"annotator:{annotator.username}"].n_records == 12
+    assert summaries[f"annotator:{annotator.username}"].n_left_out == 0
