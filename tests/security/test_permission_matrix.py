@@ -1,0 +1,164 @@
+"""The permission matrix: every URL of the URL configuration (enumerated from it, so a new URL
+cannot be forgotten) × anonymous, annotator, another annotator, adjudicator, organizer × GET
+and POST, each cell its expected status; and a gold canary that never reaches an annotator, nor
+an adjudicator until the organizer reveals the gold."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.regex_helper import normalize
+
+from annotation.models import Annotation
+from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
+from tests.factories import assign_in_order, make_dataset, make_user
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "annotator", "other_annotator", "adjudicator", "organizer")
+# The application's own URLs: "GET/POST" status for each role, in the order of ROLES. The
+# annotator is assigned the dataset and owns the annotation; the other annotator is not.
+APPLICATION = {
+    "healthz":               "200/405 200/405 200/405 200/405 200/405",
+    "api_datasets":          "403/403 200/405 200/405 403/405 200/405",
+    "api_dataset_items":     "403/403 200/405 404/405 403/405 200/405",
+    "api_dataset_agreement": "403/403 403/405 403/405 403/405 200/405",
+    "api_annotations":       "403/403 200/400 200/400 403/403 403/403",
+    "api_annotation":        "403/403 200/405 404/405 403/405 403/405",
+    "api_token":             "405/400 405/400 405/400 405/400 405/400",
+    "api_schema":            "403/403 200/405 200/405 200/405 200/405",
+    "api_docs":              "302/302 200/405 200/405 200/405 200/405",
+    "home":                  "302/302 200/405 200/405 200/405 200/405",
+    "annotate_continue":     "302/302 302/405 404/405 403/403 403/403",
+    "queue_done":            "302/302 200/405 404/405 403/403 403/403",
+    "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
+    "my_answers":            "302/302 200/405 200/405 403/403 403/403",
+    "organizer_datasets":    "302/302 403/403 403/403 403/403 200/405",
+    "organizer_import":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
+    "organizer_agreement":   "302/302 403/403 403/403 403/403 200/405",
+    "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
+    "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
+    # Django's account pages: the same for everyone, but a password change needs a login.
+    "login":                  "200/200 200/200 200/200 200/200 200/200",
+    "logout":                 "405/302 405/302 405/302 405/302 405/302",
+    "password_change":        "302/302 200/200 200/200 200/200 200/200",
+    "password_change_done":   "302/302 200/405 200/405 200/405 200/405",
+    "password_reset":         "200/200 200/200 200/200 200/200 200/200",
+    "password_reset_done":    "200/405 200/405 200/405 200/405 200/405",
+    "password_reset_confirm": "200/200 200/200 200/200 200/200 200/200",
+    "password_reset_complete": "200/405 200/405 200/405 200/405 200/405",
+    "set_language":           "302/302 302/302 302/302 302/302 302/302",
+}
+
+
+def every_url(resolver: URLResolver, prefix: str = "", namespace: str = ""):
+    """(name, format string with %(parameter)s, parameter names) of every pattern, included ones too."""
+    for entry in resolver.url_patterns:
+        # The first reading of an optional group: the pattern with all its parameters.
+        form, parameters = normalize(entry.pattern.regex.pattern)[0]
+        form, parameters = prefix + form, [*parameters]
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            for name, inner_form, inner_parameters in every_url(entry, form, inner):
+                yield name, inner_form, [*parameters, *inner_parameters]
+        elif isinstance(entry, URLPattern):
+            yield f"{namespace}{entry.name or entry.lookup_str}", form, parameters
+
+
+@pytest.fixture
+def campaign():
+    annotator = make_user("annotator")
+    records = morphosyntax_records(2)
+    gold = [{"id": r["id"], "answer": "NIEPOPRAWNE", "corrected_sentence": GOLD_MARK} for r in records]
+    dataset = make_dataset("morphosyntax", records, gold=gold)
+    assign_in_order(dataset, annotator)
+    annotation = Annotation.objects.create(
+        item=dataset.items.first(), annotator=annotator, answer={"answer": "POPRAWNE", "corrected_sentence": ""},
+        status=Annotation.Status.SUBMITTED, submitted_at=timezone.now(),
+    )
+    users = {
+        "anonymous": None,
+        "annotator": annotator,
+        "other_annotator": make_user("annotator"),
+        "adjudicator": make_user("adjudicator"),
+        "organizer": make_user("organizer"),
+    }
+    return dataset, annotation, users
+
+
+def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
+    dataset, annotation, users = campaign_data
+    common = {
+        "pk": str(dataset.pk), "dataset_pk": str(dataset.pk), "position": "1",
+        "annotator": users["annotator"].username, "object_id": str(annotation.pk), "id": str(users["annotator"].pk),
+        "app_label": "annotation", "url": "nowhere/", "uidb64": "MQ", "token": "set-password",
+        "content_type_id": "1",
+    }
+    return {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
+
+
+def client_of(user) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str, str]]:
+    """(URL name, URL, role, method) -> (status, body, redirect location) for every cell."""
+    values = parameter_values(campaign_data)
+    _, _, users = campaign_data
+    cells = {}
+    for name, form, parameters in every_url(get_resolver()):
+        url = "/" + form % values.get(name, values[""])
+        for role in ROLES:
+            client = client_of(users[role])  # a fresh client a cell: no state carried from one to the next
+            for method in ("GET", "POST"):
+                response = client.get(url) if method == "GET" else client.post(url, {})
+                streaming = getattr(response, "streaming", False)
+                body = b"".join(response.streaming_content) if streaming else response.content
+                cells[(name, url, role, method)] = (
+                    response.status_code, body.decode("utf-8", "replace"), response.get("Location", "")
+                )
+    return cells
+
+
+def expected(name: str, role: str, method: str) -> int | None:
+    """The status of a cell; None for the admin's pages seen by an organizer (staff), which the
+    admin's own model permissions decide (any answer but a server error)."""
+    if name.startswith("admin:"):
+        if role == "organizer":
+            return None
+        # Everyone else is sent to the admin's login, which itself is open.
+        return 200 if name == "admin:login" else 302
+    assert name in APPLICATION, f"{name}: a URL the permission matrix does not know; add its row to APPLICATION"
+    get, post = APPLICATION[name].split()[ROLES.index(role)].split("/")
+    return int(get if method == "GET" else post)
+
+
+def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
+    dataset, _, _ = campaign
+    cells = run_matrix(campaign)
+    assert len(cells) >= 1000
+    wrong = []
+    for (name, url, role, method), (status, body, location) in cells.items():
+        want = expected(name, role, method)
+        if want is None:
+            if status >= 500:
+                wrong.append(f"{method} {url} as {role}: {status}")
+        elif status != want:
+            wrong.append(f"{method} {url} as {role}: {status}, expected {want}")
+        if role in ("anonymous", "annotator", "other_annotator", "adjudicator") and GOLD_MARK in body:
+            wrong.append(f"{method} {url} as {role}: the gold canary in the response")
+        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language"):
+            login = "/admin/login/" if name.startswith("admin:") else "/accounts/login/"
+            if not location.startswith(login):
+                wrong.append(f"{method} {url} as {role}: sent to {location}, not to {login}")
+    assert not wrong, "\n".join(wrong)
+    # The canary is there to be found: the organizer sees it.
+    assert any(GOLD_MARK in cell[1] for key, cell in cells.items() if key[2] == "organizer")
+    assert not dataset.gold_revealed
