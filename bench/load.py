@@ -1,4 +1,5 @@
-"""Load generator of the server benchmark: annotators working through their commas queue.
+"""Load generator of the server benchmark: annotators working through their commas queue
+(through the item page, or with --api through the REST API).
 
 Run as its own process (standard library only), so that it shares no interpreter with the
 server. Each client logs in through the login form, GETs its first item page, then repeats
@@ -64,6 +65,7 @@ class Session:
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, fields: dict | None = None, headers: dict | None = None):
+        """A request as a browser sends it: the session's cookies, a form body (or none)."""
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -71,6 +73,21 @@ class Session:
         if fields is not None:
             body = urlencode(fields)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        response, content, seconds = self.send(method, path, body, headers)
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response, content, seconds
+
+    def request_json(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+        """A request as an API client sends it: no cookies, a JSON body (or none)."""
+        headers = {**(headers or {}), "Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        return self.send(method, path, body, headers)
+
+    def send(self, method: str, path: str, body: str | None, headers: dict):
         started = time.perf_counter()
         try:
             self.connection.request(method, path, body=body, headers=headers)
@@ -82,12 +99,7 @@ class Session:
             self.connection.request(method, path, body=body, headers=headers)
             response = self.connection.getresponse()
             content = response.read()
-        seconds = time.perf_counter() - started
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name.strip()] = rest.split(";", 1)[0]
-        return response, content.decode("utf-8", "replace"), seconds
+        return response, content.decode("utf-8", "replace"), time.perf_counter() - started
 
     def log_in(self, username: str, password: str) -> None:
         response, page, _ = self.request("GET", "/accounts/login/")
@@ -152,6 +164,38 @@ class Annotator:
         self.done = self.path.endswith("/done/")
 
 
+class ApiAnnotator:
+    """Works through the same queue through the REST API with a token, as a script would:
+    its assigned items listed once, then one POST /api/annotations/ a save."""
+
+    def __init__(self, base_url: str, dataset: int, username: str, password: str):
+        self.session = Session(base_url)
+        body = json.dumps({"username": username, "password": password})
+        response, reply, _ = self.session.request_json("POST", "/api/token/", body)
+        if response.status != 200:
+            raise Refused(f"token of {username} refused ({response.status})")
+        self.headers = {"Authorization": f"Token {json.loads(reply)['token']}"}
+        self.items: list[int] = []
+        url = f"/api/datasets/{dataset}/items/?page_size=1000"
+        while url:
+            response, reply, _ = self.session.request_json("GET", url, headers=self.headers)
+            if response.status != 200:
+                raise Refused(f"{username}: no items in dataset {dataset} ({response.status})")
+            listing = json.loads(reply)
+            self.items += [item["id"] for item in listing["results"]]  # the benchmark's queues start unanswered
+            url = listing["next"] and urlsplit(listing["next"]).path + "?" + urlsplit(listing["next"]).query
+        self.done = not self.items
+
+    def item(self, page_times: list[float], save_times: list[float]) -> None:
+        body = json.dumps({"item": self.items.pop(0), "answer": json.loads(ANSWER), "status": "submitted",
+                           "version": 0, "active_ms": 1500})
+        response, reply, seconds = self.session.request_json("POST", "/api/annotations/", body, self.headers)
+        if response.status != 201:
+            raise Refused(f"POST /api/annotations/: {response.status} {reply[:300]}")
+        save_times.append(seconds)
+        self.done = not self.items
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("base_url")
@@ -161,12 +205,14 @@ def main() -> None:
     parser.add_argument("--items", type=int, help="items per client (else --seconds)")
     parser.add_argument("--seconds", type=float, help="run every client this long")
     parser.add_argument("--warmup-items", type=int, default=0, help="items per client not measured")
+    parser.add_argument("--api", action="store_true", help="save through the REST API with a token, not the item page")
     parser.add_argument(
         "--cpu-snapshots", action="store_true", help="report every process's CPU time at the start and end of the run"
     )
     args = parser.parse_args()
 
-    annotators = [Annotator(args.base_url, args.dataset, user, args.password) for user in args.users.split(",")]
+    client = ApiAnnotator if args.api else Annotator
+    annotators = [client(args.base_url, args.dataset, user, args.password) for user in args.users.split(",")]
     for annotator in annotators:
         for _ in range(args.warmup_items):
             annotator.item([], [])

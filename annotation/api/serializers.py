@@ -46,8 +46,11 @@ class ItemSerializer(serializers.ModelSerializer):
 
 
 class AnnotationSerializer(serializers.ModelSerializer):
-    dataset = serializers.IntegerField(source="item.dataset_id", read_only=True)
-    external_id = serializers.CharField(source="item.external_id", read_only=True)
+    """An annotation with its item's dataset and external id: read from the item (loaded with
+    the annotation), or after a save from the context's "page" (the ItemPage the save read)."""
+
+    dataset = serializers.SerializerMethodField()
+    external_id = serializers.SerializerMethodField()
 
     class Meta:
         model = Annotation
@@ -56,6 +59,16 @@ class AnnotationSerializer(serializers.ModelSerializer):
             "active_ms", "created_at", "updated_at", "submitted_at",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField())
+    def get_dataset(self, annotation: Annotation) -> int:
+        page = self.context.get("page")
+        return page.dataset_id if page is not None else annotation.item.dataset_id
+
+    @extend_schema_field(serializers.CharField())
+    def get_external_id(self, annotation: Annotation) -> str:
+        page = self.context.get("page")
+        return page.external_id if page is not None else annotation.item.external_id
 
 
 class AnnotationWriteSerializer(serializers.Serializer):

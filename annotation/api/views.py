@@ -105,7 +105,9 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
         return Response(refusal_data(refusal), status=refusal_status(refusal))
     created = outcome.changed and outcome.annotation.version == 1
     return Response(
-        AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
+        # Built from what the save read: the item is not loaded again.
+        AnnotationSerializer(outcome.annotation, context={"page": page}).data,
+        status=created_status if created else status.HTTP_200_OK,
     )
 
 
