@@ -375,6 +375,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
     parser.add_argument("--seconds", type=float, default=30, help="length of the concurrent run (default 30)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--results-key", default="server", help="the key of bench/results.json for the figures (default server)")
     args = parser.parse_args()
     if args.annotators < args.clients + 3:
         parser.error("needs at least clients + 3 annotators (a page client, an API client, one for counting)")
@@ -412,7 +413,8 @@ def main() -> None:
 
     save_results(
         {"items": args.items, "annotators": args.annotators, "annotators_per_item": ANNOTATORS_PER_ITEM,
-         "gunicorn_workers": args.workers, "conn_max_age": os.environ.get("CONN_MAX_AGE")}
+         "gunicorn_workers": args.workers, "conn_max_age": os.environ.get("CONN_MAX_AGE")},
+        key=args.results_key,
     )
 
 
