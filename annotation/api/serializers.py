@@ -45,20 +45,23 @@ class ItemSerializer(serializers.ModelSerializer):
         return item.payload if subtask is None else annotator_payload(subtask, item.payload)
 
 
-class AnnotationSerializer(serializers.ModelSerializer):
+class AnnotationSerializer(serializers.Serializer):
     """An annotation with its item's dataset and external id: read from the item (loaded with
-    the annotation), or after a save from the context's "page" (the ItemPage the save read)."""
+    the annotation), or after a save from the context's "page" (the ItemPage the save read).
+    Fields declared, not derived from the model: deriving them for every reply took a sixth of
+    an API save's CPU time."""
 
+    id = serializers.IntegerField(read_only=True)
+    item = serializers.IntegerField(source="item_id", read_only=True)
     dataset = serializers.SerializerMethodField()
     external_id = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Annotation
-        fields = [
-            "id", "item", "dataset", "external_id", "answer", "status", "version",
-            "active_ms", "created_at", "updated_at", "submitted_at",
-        ]
-        read_only_fields = fields
+    answer = serializers.JSONField(read_only=True)
+    status = serializers.ChoiceField(choices=Annotation.Status.choices, read_only=True)
+    version = serializers.IntegerField(read_only=True)
+    active_ms = serializers.IntegerField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True)
+    updated_at = serializers.DateTimeField(read_only=True)
+    submitted_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
     @extend_schema_field(serializers.IntegerField())
     def get_dataset(self, annotation: Annotation) -> int:
