@@ -113,10 +113,13 @@ def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str,
     values = parameter_values(campaign_data)
     _, _, users = campaign_data
     cells = {}
+    clients = {role: client_of(users[role]) for role in ROLES}
     for name, form, parameters in every_url(get_resolver()):
         url = "/" + form % values.get(name, values[""])
         for role in ROLES:
-            client = client_of(users[role])  # a fresh client a cell: no state carried from one to the next
+            client = clients[role]
+            if name.endswith("logout"):  # the next role's cells need the login back
+                clients[role] = client_of(users[role])
             for method in ("GET", "POST"):
                 response = client.get(url) if method == "GET" else client.post(url, {})
                 streaming = getattr(response, "streaming", False)
