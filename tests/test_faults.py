@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 import time
+from contextlib import contextmanager
 
 from tests.servers import SaveAndNext, ThrowawayPostgres, gunicorn, server_env, set_up, stored_saves
 
@@ -49,56 +50,56 @@ def assert_every_acknowledged_save_is_stored_once(database: ThrowawayPostgres, d
     assert all(value == (1, "submitted", [1]) for value in stored.values())
 
 
-def test_workers_killed_mid_run_lose_no_acknowledged_save():
+@contextmanager
+def served_campaign():
+    """A throwaway cluster with CLIENTS annotators' queues, served by gunicorn with 2 workers."""
     database = ThrowawayPostgres()
     try:
         database.start()
         env = server_env(database.url, CONN_MAX_AGE="60")
         setup = set_up(env, annotators=CLIENTS, items=ITEMS)
         with gunicorn(env, workers=2) as served:
-            kills = []
+            yield database, setup, served
+    finally:
+        database.remove()
 
-            def kill_workers() -> None:
-                # One worker killed every 0.4 s for 8 s; gunicorn's master starts a new one.
-                deadline = time.monotonic() + 8
-                while time.monotonic() < deadline:
-                    time.sleep(0.4)
-                    workers = sorted(served.worker_pids())
-                    if workers:
-                        os.kill(workers[len(kills) % len(workers)], signal.SIGKILL)
-                        kills.append(workers[len(kills) % len(workers)])
 
-            clients = run_clients(served, setup["dataset"], seconds=10, fault=kill_workers)
+def test_workers_killed_mid_run_lose_no_acknowledged_save():
+    with served_campaign() as (database, setup, served):
+        kills = []
+
+        def kill_workers() -> None:
+            # One worker killed every 0.4 s for 8 s; gunicorn's master starts a new one.
+            deadline = time.monotonic() + 8
+            while time.monotonic() < deadline:
+                time.sleep(0.4)
+                workers = sorted(served.worker_pids())
+                if workers:
+                    os.kill(workers[len(kills) % len(workers)], signal.SIGKILL)
+                    kills.append(workers[len(kills) % len(workers)])
+
+        clients = run_clients(served, setup["dataset"], seconds=10, fault=kill_workers)
         assert len(kills) >= 10
         assert sum(sum(c.errors.values()) for c in clients) > 0, "no client met a killed worker"
         assert_every_acknowledged_save_is_stored_once(database, setup["dataset"], clients)
-    finally:
-        database.remove()
 
 
 def test_postgresql_restarted_while_annotators_save():
-    database = ThrowawayPostgres()
-    try:
-        database.start()
-        env = server_env(database.url, CONN_MAX_AGE="60")
-        setup = set_up(env, annotators=CLIENTS, items=ITEMS)
-        with gunicorn(env, workers=2) as served:
-            workers = served.worker_pids()
+    with served_campaign() as (database, setup, served):
+        workers = served.worker_pids()
 
-            def restart_postgresql() -> None:
-                time.sleep(2)
-                database.stop()  # immediate: connections cut, as in a crash
-                time.sleep(2)
-                database.start()
+        def restart_postgresql() -> None:
+            time.sleep(2)
+            database.stop()  # immediate: connections cut, as in a crash
+            time.sleep(2)
+            database.start()
 
-            clients = run_clients(served, setup["dataset"], seconds=8, fault=restart_postgresql)
-            # The same workers serve after the restart: they reconnected on their own.
-            assert served.worker_pids() == workers
-            after = SaveAndNext(served.base, setup["dataset"], f"a{CLIENTS - 1}")
-            after.position = clients[-1].position
-            after.save_and_next()
+        clients = run_clients(served, setup["dataset"], seconds=8, fault=restart_postgresql)
+        # The same workers serve after the restart: they reconnected on their own.
+        assert served.worker_pids() == workers
+        after = SaveAndNext(served.base, setup["dataset"], f"a{CLIENTS - 1}")
+        after.position = clients[-1].position
+        after.save_and_next()
         errors = {error for c in clients for error in c.errors}
         assert errors == {"503"}, errors
         assert_every_acknowledged_save_is_stored_once(database, setup["dataset"], [*clients, after])
-    finally:
-        database.remove()

@@ -3,7 +3,6 @@ cannot be forgotten) × anonymous, annotator, another annotator, adjudicator, or
 and POST, each cell its expected status; and a gold canary that never reaches an annotator, nor
 an adjudicator until the organizer reveals the gold."""
 
-import json
 
 import pytest
 from django.test import Client
@@ -12,8 +11,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.regex_helper import normalize
 
 from annotation.models import Annotation
-from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
-from tests.factories import assign_in_order, make_dataset, make_user
+from tests.annotate.conftest import GOLD_MARK
+from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -70,12 +69,8 @@ def every_url(resolver: URLResolver, prefix: str = "", namespace: str = ""):
 
 
 @pytest.fixture
-def campaign():
-    annotator = make_user("annotator")
-    records = morphosyntax_records(2)
-    gold = [{"id": r["id"], "answer": "NIEPOPRAWNE", "corrected_sentence": GOLD_MARK} for r in records]
-    dataset = make_dataset("morphosyntax", records, gold=gold)
-    assign_in_order(dataset, annotator)
+def campaign(morphosyntax_queue):
+    annotator, dataset = morphosyntax_queue
     annotation = Annotation.objects.create(
         item=dataset.items.first(), annotator=annotator, answer={"answer": "POPRAWNE", "corrected_sentence": ""},
         status=Annotation.Status.SUBMITTED, submitted_at=timezone.now(),
