@@ -25,6 +25,7 @@ class Submission:
     annotator: User
     lines: list[dict]
     unanswered: list[str]  # external ids of assigned items without a submitted answer
+    withdrawn: list[str]  # external ids of withdrawn items: never exported
 
     @property
     def filename(self) -> str:
@@ -40,9 +41,13 @@ def jsonl_bytes(records: list[dict]) -> bytes:
 
 
 def build_submission(dataset: Dataset, annotator: User) -> Submission:
-    """The annotator's submitted answers of the dataset, checked; raises NotExportable."""
+    """The annotator's submitted answers of the dataset (withdrawn items left out and listed),
+    checked; raises NotExportable."""
     answers = (
-        Annotation.objects.filter(item__dataset=dataset, annotator=annotator, status=Annotation.Status.SUBMITTED)
+        Annotation.objects.filter(
+            item__dataset=dataset, item__withdrawn_at__isnull=True, annotator=annotator,
+            status=Annotation.Status.SUBMITTED,
+        )
         .order_by("item__ordinal")
         .values_list("item__external_id", "answer")
     )
@@ -50,12 +55,17 @@ def build_submission(dataset: Dataset, annotator: User) -> Submission:
     answered = {line["id"] for line in lines}
     unanswered = [
         external_id
-        for external_id in Assignment.objects.filter(dataset=dataset, annotator=annotator)
+        for external_id in Assignment.objects.filter(dataset=dataset, annotator=annotator, item__withdrawn_at__isnull=True)
         .order_by("item__ordinal")
         .values_list("item__external_id", flat=True)
         if external_id not in answered
     ]
-    submission = Submission(dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered)
+    withdrawn = list(
+        dataset.items.filter(withdrawn_at__isnull=False).order_by("ordinal").values_list("external_id", flat=True)
+    )
+    submission = Submission(
+        dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered, withdrawn=withdrawn
+    )
     inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
     _records, problems = check_submission(
         dataset.subtask, submission.to_bytes(), submission.filename, inputs, partial=True

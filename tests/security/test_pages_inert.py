@@ -2,6 +2,7 @@
 no inline script), our pages hold no inline script, event handler or style attribute (the
 policy would block them), and hostile item text is inert on every page, the admin included."""
 
+import json
 from html.parser import HTMLParser
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import get_resolver
 
 from annotation.models import Annotation, Flag
+from scoring.validation import check_inputs
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.security.conftest import sample_records
 from tests.security.test_access import _patterns, _url
@@ -48,17 +50,24 @@ def blocked(body: str) -> list[str]:
     return parser.found
 
 
-def hostile(record: dict, prefix: str) -> dict:
-    """The record with ``prefix`` before every text a page shows (ids and markers kept)."""
+def hostile(subtask: str, record: dict, prefix: str) -> dict:
+    """The record with ``prefix`` before every text a page shows (ids and markers kept), still a
+    valid input line (as every stored item is): coreference candidates must repeat the text of
+    their mention, so they are left as they are."""
     def walk(value, key=""):
         if isinstance(value, dict):
+            if subtask == "coreference" and key == "candidates":
+                return value
             return {name: walk(item, name) for name, item in value.items()}
         if isinstance(value, list):
             return [walk(item) for item in value]
         if isinstance(value, str) and not key.endswith("id"):
             return prefix + value
         return value
-    return walk(record)
+    made = walk(record)
+    _, problems = check_inputs(subtask, (json.dumps(made) + "\n").encode(), "in.jsonl")
+    assert problems == [], problems
+    return made
 
 
 @pytest.fixture
@@ -71,7 +80,7 @@ def everyone():
     user.save()
     datasets = []
     for subtask in SUBTASKS:
-        records = [hostile(record, HOSTILE) for record in sample_records(subtask, 2)]
+        records = [hostile(subtask, record, HOSTILE) for record in sample_records(subtask, 2)]
         if subtask == "commas":  # and one line of 100 kB
             records[0]["sentence_with_positions"] += " słowo" * 20_000
         dataset = make_dataset(subtask, records, name=f"{subtask} <script>alert(\"x\")</script>")
@@ -94,7 +103,10 @@ def every_page(user, datasets) -> list[str]:
             urls.append("/" + route)
             continue
         for dataset in datasets:
-            values = {"dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": user.username}
+            values = {
+                "dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": user.username,
+                "item_pk": dataset.items.first().pk,
+            }
             urls.append(_url(route, values))
     item = datasets[0].items.first()
     urls += ["/admin/", "/admin/annotation/item/", f"/admin/annotation/item/{item.pk}/change/",
@@ -105,9 +117,14 @@ def every_page(user, datasets) -> list[str]:
 
 def test_every_page_carries_the_policy_and_shows_hostile_text_inert(everyone):
     user, datasets, client = everyone
+    # The one who annotates a dataset may not adjudicate it: its adjudication pages are seen
+    # by an adjudicator of no dataset.
+    adjudicator = Client(raise_request_exception=True)
+    adjudicator.force_login(make_user("adjudicator"))
     checked = 0
     for url in every_page(user, datasets):
-        response = client.get(url)
+        adjudicating = url.startswith(("/adjudicate/", "/api/adjudication/"))
+        response = (adjudicator if adjudicating else client).get(url)
         if response.status_code in (301, 302, 405):
             continue
         assert response.status_code in (200, 404), (url, response.status_code)

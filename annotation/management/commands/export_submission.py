@@ -24,6 +24,8 @@ class Command(DataCommand):
             raise CommandError(f"cannot write {output}: {error.strerror}") from None
         for external_id in submission.unanswered:
             self.stderr.write(f"unanswered: {external_id}")
+        for external_id in submission.withdrawn:
+            self.stderr.write(f"withdrawn, not exported: {external_id}")
         self.stdout.write(
             f"Wrote {len(submission.lines)} answers to {output}; "
             f"{len(submission.unanswered)} assigned items unanswered."
