@@ -50,8 +50,10 @@ def _group_names(user_id: int) -> frozenset[str]:
 def user_with_roles(source: str, where: str, params: list, columns: str = ""):
     """The user that ``source`` (a FROM clause whose user table is aliased ``u``) and ``where``
     select, with their role names, in one hand-written query; None if there is none. Extra
-    ``columns`` are set on the user object. Every page checks a role, and the ORM's queries
-    for the user and then their groups cost more to build than the database takes to answer."""
+    ``columns`` are set on the user object as the database returns them (no conversion);
+    ``params`` fill the placeholders of columns, source and where, in that order. Every page
+    checks a role, and the ORM's queries for the user and then their groups cost more to
+    build than the database takes to answer."""
     user_model = get_user_model()
     quote = connection.ops.quote_name
     memberships = quote(user_model.groups.through._meta.db_table)

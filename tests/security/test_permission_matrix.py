@@ -34,6 +34,18 @@ APPLICATION = {
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
+    # The campaign's item has one answer: nothing for the adjudicator to settle (404 on its item).
+    "api_adjudication_datasets": "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_queue":    "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_item":     "403/403 403/405 403/405 404/405 403/405",
+    "api_adjudication_claim":    "403/403 405/403 405/403 405/404 405/403",
+    "api_adjudication_decision": "403/403 405/403 405/403 405/404 405/403",
+    "api_adjudication_settings": "403/403 403/405 403/405 403/405 200/405",
+    "api_withdraw":              "403/403 405/403 405/403 405/403 405/400",
+    "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
+    "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
+    "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",
+    "adjudicate_item":       "302/302 403/403 403/403 404/400 403/403",
     "organizer_datasets":    "302/302 403/403 403/403 403/403 200/405",
     "organizer_import":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
@@ -86,14 +98,26 @@ def campaign(morphosyntax_queue):
 
 
 def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
+    """URL name -> the values of its parameters ("" for every name without its own): objects
+    of the campaign, so that the pages show them (the admin's: an object of the page's model)."""
     dataset, annotation, users = campaign_data
+    item = annotation.item
     common = {
         "pk": str(dataset.pk), "dataset_pk": str(dataset.pk), "position": "1",
         "annotator": users["annotator"].username, "object_id": str(annotation.pk), "id": str(users["annotator"].pk),
         "app_label": "annotation", "url": "nowhere/", "uidb64": "MQ", "token": "set-password",
-        "content_type_id": "1",
+        "content_type_id": "1", "item_pk": str(annotation.item_id),
     }
-    return {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
+    objects = {"dataset": dataset, "item": item, "goldanswer": item.gold, "annotation": annotation,
+               "assignment": item.assignments.first(), "user": users["annotator"]}
+    values = {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
+    for name in ("api_adjudication_item", "api_adjudication_claim", "api_adjudication_decision", "api_withdraw"):
+        values[name] = {**common, "pk": str(item.pk)}
+    for name, form, _ in every_url(get_resolver()):
+        model = name.removeprefix("admin:").rsplit("_", 1)[0].split("_", 1)[-1]
+        if name.startswith("admin:") and model in objects:
+            values[name] = {**common, "object_id": str(objects[model].pk)}
+    return values
 
 
 def client_of(user) -> Client:
