@@ -6,11 +6,12 @@ an adjudicator until the organizer reveals the gold."""
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.regex_helper import normalize
 
-from annotation.models import Annotation
+from annotation.models import Annotation, Assignment
+from annotation.selectors.queue import item_page_of_item
+from annotation.services.annotating import save_answer
 from tests.annotate.conftest import GOLD_MARK
 from tests.factories import make_user
 
@@ -34,18 +35,18 @@ APPLICATION = {
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
-    # The campaign's item has one answer: nothing for the adjudicator to settle (404 on its item).
+    # The adjudicator's case is the first item: read, claimed (204), a decision without its fields (400).
     "api_adjudication_datasets": "403/403 403/405 403/405 200/405 403/405",
     "api_adjudication_queue":    "403/403 403/405 403/405 200/405 403/405",
-    "api_adjudication_item":     "403/403 403/405 403/405 404/405 403/405",
-    "api_adjudication_claim":    "403/403 405/403 405/403 405/404 405/403",
-    "api_adjudication_decision": "403/403 405/403 405/403 405/404 405/403",
+    "api_adjudication_item":     "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_claim":    "403/403 405/403 405/403 405/204 405/403",
+    "api_adjudication_decision": "403/403 405/403 405/403 405/400 405/403",
     "api_adjudication_settings": "403/403 403/405 403/405 403/405 200/405",
     "api_withdraw":              "403/403 405/403 405/403 405/403 405/400",
     "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
     "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
     "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",
-    "adjudicate_item":       "302/302 403/403 403/403 404/400 403/403",
+    "adjudicate_item":       "302/302 403/403 403/403 200/400 403/403",
     "organizer_datasets":    "302/302 403/403 403/403 403/403 200/405",
     "organizer_import":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
@@ -82,11 +83,17 @@ def every_url(resolver: URLResolver, prefix: str = "", namespace: str = ""):
 
 @pytest.fixture
 def campaign(morphosyntax_queue):
+    """The annotator's first item answered by them and, otherwise, by a second annotator: a
+    disagreement, the adjudicator's case (the gold not revealed)."""
     annotator, dataset = morphosyntax_queue
-    annotation = Annotation.objects.create(
-        item=dataset.items.first(), annotator=annotator, answer={"answer": "POPRAWNE", "corrected_sentence": ""},
-        status=Annotation.Status.SUBMITTED, submitted_at=timezone.now(),
-    )
+    item = dataset.items.order_by("ordinal").first()
+    second = make_user("annotator")
+    Assignment.objects.create(dataset=dataset, item=item, annotator=second, position=1)
+    answers = {annotator: {"answer": "POPRAWNE", "corrected_sentence": ""},
+               second: {"answer": "NIEPOPRAWNE", "corrected_sentence": "Kot 1 śpi na kanapie."}}
+    for user, answer in answers.items():
+        save_answer(page=item_page_of_item(user, item.pk), answer=answer, submit=True, based_on_version=0)
+    annotation = Annotation.objects.get(item=item, annotator=annotator)
     users = {
         "anonymous": None,
         "annotator": annotator,
