@@ -18,5 +18,6 @@ urlpatterns = [
     path("organize/<id:pk>/agreement/", organizer.dataset_agreement, name="organizer_agreement"),
     path("organize/<id:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),
     path("organize/<id:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),
+    path("organize/<id:pk>/exports/", organizer.dataset_exports, name="organizer_exports"),
     path("organize/<id:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),
 ]

@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score|agreement|majority: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|compare|agreement|majority: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
-from scoring.evaluate import score_files
+from scoring.evaluate import compare_files, score_files
 from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission, submission_line
 
@@ -61,18 +61,54 @@ def check_inputs_command(args) -> int:
     return 0
 
 
-def score(args) -> int:
-    scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred, args.only_answered)
+def _warn_if_synthetic(gold: str) -> None:
+    if "SYNTHETIC" in gold:
+        print(f"warning: {gold} is synthetic gold (its name contains SYNTHETIC): "
+              "the score says nothing about the benchmark", file=sys.stderr)
+
+
+def _print_metrics(scored, as_json: bool) -> int:
     if scored.errors:
         _report(scored.errors)
         return 1
     _report(scored.answer_faults, sys.stderr)
-    if args.json:
+    if as_json:
         print(json.dumps(scored.metrics, ensure_ascii=False))
     else:
         for name, value in _flatten(scored.metrics):
             print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
     return 0
+
+
+def score(args) -> int:
+    _warn_if_synthetic(args.gold)
+    scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred,
+                         args.only_answered, args.ci, args.seed)
+    return _print_metrics(scored, args.json)
+
+
+def compare(args) -> int:
+    if len(args.pred) != 2:
+        print("compare needs --pred exactly twice: --pred A --pred B", file=sys.stderr)
+        return 2
+    _warn_if_synthetic(args.gold)
+    (name_a, name_b) = args.pred
+    scored = compare_files(args.subtask, _read(args.gold), args.gold, (_read(name_a), name_a), (_read(name_b), name_b),
+                           args.only_answered, args.ci, args.seed)
+    return _print_metrics(scored, args.json)
+
+
+def _resamples(text: str) -> int:
+    number = int(text)
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
+    return number
+
+
+def _add_interval_arguments(command) -> None:
+    command.add_argument("--ci", type=_resamples, default=0, metavar="N",
+                         help="add a 95%% percentile-bootstrap interval from N resamples of the gold lines (default 0: none)")
+    command.add_argument("--seed", type=int, default=0, help="seed of the resamples (default 0)")
 
 
 def _read_answers(args) -> ReadAnswers:
@@ -144,7 +180,17 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--pred", required=True)
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
     command.add_argument("--only-answered", action="store_true", help="score only the gold items the submission answers")
+    _add_interval_arguments(command)
     command.set_defaults(run=score)
+
+    command = commands.add_parser("compare", help="compare two submissions on the same gold")
+    command.add_argument("subtask", choices=list(SUBTASKS))
+    command.add_argument("--gold", required=True)
+    command.add_argument("--pred", required=True, action="append", metavar="PRED", help="given twice: A, then B")
+    command.add_argument("--json", action="store_true", help="print one JSON object: score_a, score_b, diff (A - B)")
+    command.add_argument("--only-answered", action="store_true", help="score both only on the gold items A answers")
+    _add_interval_arguments(command)
+    command.set_defaults(run=compare)
 
     for name, run, description in (
         ("agreement", agreement, "agreement between several submission files (one per annotator)"),

@@ -7,6 +7,7 @@ urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
     path("datasets/<id:pk>/items/", views.dataset_items, name="api_dataset_items"),
     path("datasets/<id:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
+    path("datasets/<id:pk>/export", views.dataset_export, name="api_dataset_export"),
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<id:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", tokens.obtain_token, name="api_token"),

@@ -6,6 +6,7 @@ own annotations; saves go through the same service as the item page. Gold is nev
 
 from django.db.models import IntegerField, OuterRef, Subquery, Value
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
@@ -25,12 +26,14 @@ from annotation.api.serializers import (
 )
 from annotation.converters import BIGINT_MAX
 from annotation.errors import Refused
-from annotation.http import refusal_data, refusal_status
+from annotation.http import export_download, refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
 from annotation.selectors.agreement import agreement_report
+from annotation.selectors.exports import export_summaries
 from annotation.services import annotating
+from annotation.services.exporting import FORMATS, build_export
 
 
 class Pages(PageNumberPagination):
@@ -87,6 +90,33 @@ def dataset_agreement(request: Request, pk: int) -> Response:
     _require(request, ORGANIZER)
     report = agreement_report(get_object_or_404(Dataset, pk=pk))
     return Response(AgreementSerializer(report).data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("source", str, description="annotator:NAME, majority or all; without it, the sources and their counts"),
+        OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
+        OpenApiParameter("left_out", bool, description="the items the export leaves out (id, reason; tab-separated) instead"),
+    ],
+    responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
+)
+@api_view(["GET"])
+def dataset_export(request: Request, pk: int):
+    """Organizers: one source of the dataset's answers as a file, checked by the scorer (streamed);
+    without ``source``, the sources with their counts (JSON), as the export page lists them."""
+    _require(request, ORGANIZER)
+    dataset = get_object_or_404(Dataset, pk=pk)
+    if "source" not in request.query_params:
+        return Response({"sources": [
+            {"source": summary.source, "n_records": summary.n_records, "n_left_out": summary.n_left_out,
+             "formats": list(summary.formats), "problems": [str(problem) for problem in summary.problems]}
+            for summary in export_summaries(dataset)
+        ]})
+    try:
+        export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"))
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    return export_download(export, left_out=request.query_params.get("left_out") in ("1", "true"))
 
 
 def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:

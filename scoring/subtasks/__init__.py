@@ -20,6 +20,8 @@ A subtask module exposes:
 - ``majority(answers, item) -> (answer or None, reason or None)``: the majority answer of two
   or more valid normalised answers, or why there is none ("no majority", "invalid tree");
 - ``answer_value(answer) -> hashable``: a valid normalised answer as one comparable value.
+- optionally ``INTERVAL_FIGURES``: figures besides ``score`` that ``score --ci`` gives an
+  interval for (scoring.intervals).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Subtask:
     agreement_figures: Callable[[AnswerTable, Figures], None]  # adds the agreement figures
     majority: Callable[[list[dict], dict], tuple[dict | None, str | None]]  # (valid answers, item) -> answer, reason
     answer_value: Callable[[dict], Hashable]  # a valid normalised answer as one comparable value
+    interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
 
     def metric(self, gold: list[dict], pred: dict[str, dict]) -> dict:
         """The figures for ``gold`` (records with their id) and ``pred`` (id -> submission record);
@@ -92,6 +95,7 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         agreement_figures=module.agreement_figures,
         majority=module.majority,
         answer_value=module.answer_value,
+        interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
     )
 
 

@@ -218,6 +218,10 @@ def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
     return (labelled, unlabelled, len(dependents), int(root_right), int(valid), 0)
 
 
+# The figures besides the main score that `score --ci` gives an interval for.
+INTERVAL_FIGURES = ("las", "uas", "root_accuracy", "tree_validity")
+
+
 def combine(totals: tuple[int, ...], n_lines: int) -> dict:
     labelled, unlabelled, attachments, root_right, valid, missing = totals
     return {
