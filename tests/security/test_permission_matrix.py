@@ -54,6 +54,8 @@ APPLICATION = {
     "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
     "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
+    "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
+    "api_dataset_export":    "403/403 403/405 403/405 403/405 200/405",
     # Django's account pages: the same for everyone, but a password change needs a login.
     "login":                  "200/200 200/200 200/200 200/200 200/200",
     "logout":                 "405/302 405/302 405/302 405/302 405/302",
