@@ -47,30 +47,40 @@ def _group_names(user_id: int) -> frozenset[str]:
         return frozenset(name for (name,) in cursor.fetchall())
 
 
+def user_with_roles(source: str, where: str, params: list, columns: str = ""):
+    """The user that ``source`` (a FROM clause whose user table is aliased ``u``) and ``where``
+    select, with their role names, in one hand-written query; None if there is none. Extra
+    ``columns`` are set on the user object as the database returns them (no conversion);
+    ``params`` fill the placeholders of columns, source and where, in that order. Every page
+    checks a role, and the ORM's queries for the user and then their groups cost more to
+    build than the database takes to answer."""
+    user_model = get_user_model()
+    quote = connection.ops.quote_name
+    memberships = quote(user_model.groups.through._meta.db_table)
+    groups = quote(Group._meta.db_table)
+    rows = list(
+        user_model._default_manager.raw(
+            f"SELECT u.*{columns}, g.name AS role_name FROM {source}"
+            f" LEFT JOIN {memberships} m ON m.user_id = u.id LEFT JOIN {groups} g ON g.id = m.group_id"
+            f" WHERE {where}",
+            params,
+        )
+    )
+    if not rows:
+        return None
+    user = rows[0]
+    user._polis_group_names = frozenset(row.role_name for row in rows if row.role_name is not None)
+    return user
+
+
 class UserWithRolesBackend(ModelBackend):
     """Django's ModelBackend, except that the user of a session is loaded together with
-    their role names, in one hand-written query: every page checks a role, and two ORM
-    queries cost more to build than the database takes to answer them."""
+    their role names in one query (user_with_roles)."""
 
     def get_user(self, user_id):
-        user_model = get_user_model()
-        quote = connection.ops.quote_name
-        users = quote(user_model._meta.db_table)
-        memberships = quote(user_model.groups.through._meta.db_table)
-        groups = quote(Group._meta.db_table)
-        rows = list(
-            user_model._default_manager.raw(
-                f"SELECT u.*, g.name AS role_name FROM {users} u"
-                f" LEFT JOIN {memberships} m ON m.user_id = u.id LEFT JOIN {groups} g ON g.id = m.group_id"
-                " WHERE u.id = %s",
-                [user_id],
-            )
-        )
-        if not rows or not self.user_can_authenticate(rows[0]):
-            return None
-        user = rows[0]
-        user._polis_group_names = frozenset(row.role_name for row in rows if row.role_name is not None)
-        return user
+        users = connection.ops.quote_name(get_user_model()._meta.db_table)
+        user = user_with_roles(f"{users} u", "u.id = %s", [user_id])
+        return user if user is not None and self.user_can_authenticate(user) else None
 
 
 def can_see_gold(user: AbstractBaseUser | AnonymousUser, dataset) -> bool:

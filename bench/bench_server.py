@@ -203,15 +203,19 @@ def gunicorn(workers: int):
         server.wait(timeout=30)
 
 
+def cpu_used(run: dict, matches) -> float:
+    """CPU seconds used during a load run by the processes whose command line `matches`."""
+    before, after = run["cpu_before"], run["cpu_after"]
+    return sum(
+        seconds - before.get(pid, ["", 0.0])[1] for pid, (command, seconds) in after.items() if matches(command)
+    )
+
+
 def report_cpu(label: str, run: dict, gunicorn_bind: str) -> None:
     """Where the machine's CPU time went during a load run (2 cores: 2 CPU-seconds per second),
     from the snapshots of every process that bench/load.py took at its start and end."""
-    before, after = run["cpu_before"], run["cpu_after"]
-
     def used(matches) -> float:
-        return sum(
-            seconds - before.get(pid, ["", 0.0])[1] for pid, (command, seconds) in after.items() if matches(command)
-        )
+        return cpu_used(run, matches)
 
     gunicorn = used(lambda command: "gunicorn" in command and gunicorn_bind in command)
     postgres = used(lambda command: command.startswith("postgres: ") and f" {DATABASE_NAME} " in command)
@@ -241,6 +245,42 @@ def percentile(values: list[float], share: float) -> float:
 def report_latencies(key: str, label: str, seconds: list[float]) -> None:
     report(f"{key}_p50_ms", f"{label} p50", 1000 * statistics.median(seconds), "ms", 2)
     report(f"{key}_p95_ms", f"{label} p95", 1000 * percentile(seconds, 0.95), "ms", 2)
+
+
+def page_and_api(base_url: str, dataset_pk: int, page_user, api_user, items: int, rounds: int = 4) -> None:
+    """One client saving through the item page (save & next, the next item included in the
+    reply) and one through the REST API (POST /api/annotations/ with a token), one after the
+    other in `rounds` alternating runs so that both meet the same load of the machine: latency
+    and gunicorn's CPU time per save, and whether both stored the same."""
+    from annotation.models import Annotation
+
+    bind = urlsplit(base_url).netloc
+    latencies: dict[str, list[float]] = {"page": [], "api": []}
+    cpu: dict[str, float] = {"page": 0.0, "api": 0.0}
+    for round_number in range(rounds):
+        for flow, user in (("page", page_user), ("api", api_user)):
+            options = {"api": True} if flow == "api" else {}
+            run = run_load(base_url, dataset_pk, [user], items=items // rounds,
+                           warmup_items=10 if round_number == 0 else 0, cpu_snapshots=True, **options)
+            latencies[flow] += run["save"]
+            cpu[flow] += cpu_used(run, lambda command: "gunicorn" in command and bind in command)
+    label = f"1 client, {items} items each, {rounds} alternating runs"
+    report_latencies("save_single", f"{label}: save & next through the item page, next item included", latencies["page"])
+    report_latencies("api_save_single", f"{label}: save through /api/annotations/ with a token", latencies["api"])
+    report("api_to_page_save_p50", f"{label}: API save p50 / page save p50",
+           statistics.median(latencies["api"]) / statistics.median(latencies["page"]), "", 3)
+    report("save_single_cpu_ms", f"{label}: gunicorn CPU per page save", 1000 * cpu["page"] / len(latencies["page"]), "ms", 2)
+    report("api_save_single_cpu_ms", f"{label}: gunicorn CPU per API save", 1000 * cpu["api"] / len(latencies["api"]), "ms", 2)
+    def stored(user) -> set:
+        return {
+            (json.dumps(annotation.answer, sort_keys=True), annotation.status, annotation.version,
+             len(annotation.revisions.all()))
+            for annotation in Annotation.objects.filter(annotator=user).prefetch_related("revisions")
+        }
+
+    same = stored(page_user) == stored(api_user)
+    print(f"{label}: page and API stored the same answers, statuses, versions and revisions: {same}")
+    figures["api_and_page_store_alike"] = same
 
 
 def launch_chromium(playwright):
@@ -330,14 +370,15 @@ def save_results(settings: dict, key: str = "server") -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--items", type=int, default=5000, help="commas items in the campaign (default 5000)")
-    parser.add_argument("--annotators", type=int, default=10, help="annotators, 3 per item (default 10)")
+    parser.add_argument("--annotators", type=int, default=11, help="annotators, 3 per item (default 11)")
     parser.add_argument("--single-items", type=int, default=500, help="items saved by the single client (default 500)")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
     parser.add_argument("--seconds", type=float, default=30, help="length of the concurrent run (default 30)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--results-key", default="server", help="the key of bench/results.json for the figures (default server)")
     args = parser.parse_args()
-    if args.annotators < args.clients + 2:
-        parser.error("needs at least clients + 2 annotators (one for one client, one for counting)")
+    if args.annotators < args.clients + 3:
+        parser.error("needs at least clients + 3 annotators (a page client, an API client, one for counting)")
 
     recreate_database(os.environ["DATABASE_URL"])
     manage("migrate", "--noinput", "-v", "0")
@@ -353,9 +394,7 @@ def main() -> None:
     profile_in_process(dataset, annotators[-1], repeats=min(100, queue_length // 3))
 
     with gunicorn(args.workers) as base_url:
-        single = run_load(base_url, dataset.pk, annotators[:1], items=args.single_items, warmup_items=10)
-        # A save & next's reply is the next item's area: the next item page is not requested.
-        report_latencies("save_single", f"save & next, 1 client, {args.single_items} items: save, next item included", single["save"])
+        page_and_api(base_url, dataset.pk, page_user=annotators[0], api_user=annotators[-2], items=args.single_items)
 
         crowd = run_load(
             base_url, dataset.pk, annotators[1 : 1 + args.clients], seconds=args.seconds, warmup_items=2, cpu_snapshots=True
@@ -374,7 +413,8 @@ def main() -> None:
 
     save_results(
         {"items": args.items, "annotators": args.annotators, "annotators_per_item": ANNOTATORS_PER_ITEM,
-         "gunicorn_workers": args.workers, "conn_max_age": os.environ.get("CONN_MAX_AGE")}
+         "gunicorn_workers": args.workers, "conn_max_age": os.environ.get("CONN_MAX_AGE")},
+        key=args.results_key,
     )
 
 

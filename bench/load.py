@@ -1,4 +1,5 @@
-"""Load generator of the server benchmark: annotators working through their commas queue.
+"""Load generator of the server benchmark: annotators working through their commas queue
+(through the item page, or with --api through the REST API).
 
 Run as its own process (standard library only), so that it shares no interpreter with the
 server. Each client logs in through the login form, GETs its first item page, then repeats
@@ -15,6 +16,7 @@ the next item included), "elapsed", its own "cpu_seconds",
 import argparse
 import http.client
 import json
+import random
 import re
 import sys
 import threading
@@ -64,6 +66,7 @@ class Session:
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, fields: dict | None = None, headers: dict | None = None):
+        """A request as a browser sends it: the session's cookies, a form body (or none)."""
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -71,6 +74,21 @@ class Session:
         if fields is not None:
             body = urlencode(fields)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        response, content, seconds = self.send(method, path, body, headers)
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response, content, seconds
+
+    def request_json(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+        """A request as an API client sends it: no cookies, a JSON body (or none)."""
+        headers = {**(headers or {}), "Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        return self.send(method, path, body, headers)
+
+    def send(self, method: str, path: str, body: str | None, headers: dict):
         started = time.perf_counter()
         try:
             self.connection.request(method, path, body=body, headers=headers)
@@ -82,12 +100,7 @@ class Session:
             self.connection.request(method, path, body=body, headers=headers)
             response = self.connection.getresponse()
             content = response.read()
-        seconds = time.perf_counter() - started
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name.strip()] = rest.split(";", 1)[0]
-        return response, content.decode("utf-8", "replace"), seconds
+        return response, content.decode("utf-8", "replace"), time.perf_counter() - started
 
     def log_in(self, username: str, password: str) -> None:
         response, page, _ = self.request("GET", "/accounts/login/")
@@ -111,9 +124,16 @@ def field(page: str, name: str) -> str:
 class Annotator:
     """Works through one queue: item page, save & next, next item page, ..."""
 
-    def __init__(self, base_url: str, dataset: int, username: str, password: str):
+    def __init__(
+        self, base_url: str, dataset: int, username: str, password: str,
+        answers: list | None = None, session_key: str | None = None,
+    ):
         self.session = Session(base_url)
-        self.session.log_in(username, password)
+        if session_key:  # logged in already (the benchmark made the session): no password hashing
+            self.session.cookies["sessionid"] = session_key
+        else:
+            self.session.log_in(username, password)
+        self.answers = answers  # the answer to each position of the queue; None: ANSWER to every item
         response, _, _ = self.session.request("GET", f"/annotate/{dataset}/")
         if response.status != 302:
             raise Refused(f"{username}: no queue in dataset {dataset} ({response.status})")
@@ -131,7 +151,7 @@ class Annotator:
         token = field(page, "csrfmiddlewaretoken")
         fields = {
             "csrfmiddlewaretoken": token,
-            "answer": ANSWER,
+            "answer": ANSWER if self.answers is None else json.dumps(self.answers[self.position() - 1]),
             "version": field(page, "version"),
             "clock": field(page, "clock"),
             "intent": "submit",
@@ -151,6 +171,47 @@ class Annotator:
         self.page = body if response.getheader("HX-Push-Url") else None
         self.done = self.path.endswith("/done/")
 
+    def position(self) -> int:
+        return int(self.path.rstrip("/").rsplit("/", 1)[1])
+
+
+class ApiAnnotator:
+    """Works through the same queue through the REST API with a token, as a script would:
+    its assigned items listed once, then one POST /api/annotations/ a save."""
+
+    def __init__(self, base_url: str, dataset: int, username: str, password: str):
+        self.session = Session(base_url)
+        body = json.dumps({"username": username, "password": password})
+        response, reply, _ = self.session.request_json("POST", "/api/token/", body)
+        if response.status != 200:
+            raise Refused(f"token of {username} refused ({response.status})")
+        self.headers = {"Authorization": f"Token {json.loads(reply)['token']}"}
+        # Its assigned items without an answer yet, in its order.
+        answered = {answer["item"] for answer in self.every_page(f"/api/annotations/?dataset={dataset}&page_size=1000")}
+        assigned = self.every_page(f"/api/datasets/{dataset}/items/?page_size=1000")
+        self.items = [item["id"] for item in assigned if item["id"] not in answered]
+        self.done = not self.items
+
+    def every_page(self, url: str) -> list[dict]:
+        results = []
+        while url:
+            response, reply, _ = self.session.request_json("GET", url, headers=self.headers)
+            if response.status != 200:
+                raise Refused(f"GET {url}: {response.status}")
+            listing = json.loads(reply)
+            results += listing["results"]
+            url = listing["next"] and urlsplit(listing["next"]).path + "?" + urlsplit(listing["next"]).query
+        return results
+
+    def item(self, page_times: list[float], save_times: list[float]) -> None:
+        body = json.dumps({"item": self.items.pop(0), "answer": json.loads(ANSWER), "status": "submitted",
+                           "version": 0, "active_ms": 1500})
+        response, reply, seconds = self.session.request_json("POST", "/api/annotations/", body, self.headers)
+        if response.status != 201:
+            raise Refused(f"POST /api/annotations/: {response.status} {reply[:300]}")
+        save_times.append(seconds)
+        self.done = not self.items
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -162,11 +223,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="run every client this long")
     parser.add_argument("--warmup-items", type=int, default=0, help="items per client not measured")
     parser.add_argument(
+        "--answers", help="JSON file: username -> {dataset, answers (one a position of the queue), session "
+        "(a session key: logged in already)}; each client works in its own dataset (the positional dataset is not used)"
+    )
+    parser.add_argument(
+        "--think-mean", type=float, default=0, help="seconds of thinking before each item, drawn from an "
+        "exponential distribution of this mean (default 0: none)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the thinking times")
+    parser.add_argument("--api", action="store_true", help="save through the REST API with a token, not the item page")
+    parser.add_argument(
         "--cpu-snapshots", action="store_true", help="report every process's CPU time at the start and end of the run"
     )
     args = parser.parse_args()
 
-    annotators = [Annotator(args.base_url, args.dataset, user, args.password) for user in args.users.split(",")]
+    users = args.users.split(",")
+    if args.answers:
+        plan = json.loads(Path(args.answers).read_text())
+        annotators = [
+            Annotator(args.base_url, plan[user]["dataset"], user, args.password, plan[user]["answers"], plan[user]["session"])
+            for user in users
+        ]
+    else:
+        client = ApiAnnotator if args.api else Annotator
+        annotators = [client(args.base_url, args.dataset, user, args.password) for user in users]
     for annotator in annotators:
         for _ in range(args.warmup_items):
             annotator.item([], [])
@@ -177,11 +257,14 @@ def main() -> None:
     start = threading.Barrier(len(annotators) + 1)
     deadline = [0.0]
 
-    def work(annotator: Annotator) -> None:
+    def work(number: int, annotator: Annotator) -> None:
+        thinking = random.Random(args.seed * 1_000_003 + number)
         start.wait()
         done = 0
         try:
             while not annotator.done:
+                if args.think_mean:
+                    time.sleep(thinking.expovariate(1 / args.think_mean))
                 if args.items is not None and done >= args.items:
                     break
                 if args.seconds is not None and time.perf_counter() >= deadline[0]:
@@ -191,7 +274,7 @@ def main() -> None:
         except Exception as error:  # reported, and the run counts as failed
             errors.append(f"{type(error).__name__}: {error}")
 
-    threads = [threading.Thread(target=work, args=(annotator,)) for annotator in annotators]
+    threads = [threading.Thread(target=work, args=pair) for pair in enumerate(annotators)]
     for thread in threads:
         thread.start()
     cpu_before = cpu_by_process() if args.cpu_snapshots else {}

@@ -16,6 +16,10 @@ if [ ! -x /usr/bin/chromium ]; then
     say "installing Chromium"
     apt_install chromium
 fi
+if ! command -v nginx >/dev/null; then
+    say "installing nginx (the two-instance test runs deploy/nginx.conf)"
+    apt_install nginx
+fi
 
 mode=${POLIS_TEST_DB:-auto}
 case "$mode" in

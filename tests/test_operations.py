@@ -12,32 +12,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client
 
 from bench.load import Session, field
-from tests.servers import PYTHON, BASE_DIR, ThrowawayPostgres, get_status, gunicorn, manage, server_env
-
-# Made in the server's database by `manage.py shell`: annotators with a commas dataset each.
-SETUP = """
-import json
-from rest_framework.authtoken.models import Token
-from annotation.services.importing import SourceFile, import_dataset
-from tests.factories import assign_in_order, make_user
-from tests.security.conftest import sample_records
-records = [{**sample_records("commas", 1)[0], "id": f"c{n}"} for n in range(%(items)d)]
-data = "".join(json.dumps(record) + "\\n" for record in records).encode()
-dataset = import_dataset(subtask="commas", name="load", inputs=SourceFile("in.jsonl", data))
-tokens = {}
-for number in range(%(annotators)d):
-    user = make_user("annotator", username=f"a{number}")
-    assign_in_order(dataset, user)
-    tokens[user.username] = Token.objects.create(user=user).key
-print(json.dumps({"dataset": dataset.pk, "tokens": tokens}))
-"""
-
-
-def set_up(env: dict, annotators: int, items: int) -> dict:
-    manage(env, "migrate", "--noinput", "-v", "0")
-    manage(env, "createcachetable")
-    return json.loads(manage(env, "shell", "-c", SETUP % {"annotators": annotators, "items": items}).splitlines()[-1])
-
+from tests.servers import PYTHON, BASE_DIR, ThrowawayPostgres, get_status, gunicorn, manage, server_env, set_up
 
 def test_the_gunicorn_configuration_sets_what_production_needs():
     env = server_env("sqlite:///:memory:")
@@ -81,7 +56,8 @@ def test_an_outage_of_the_database_is_a_503_with_retry_after_and_healthz_follows
         database.start()
         env = server_env(database.url, CONN_MAX_AGE="60")
         setup = set_up(env, annotators=1, items=3)
-        with gunicorn(env) as base:
+        with gunicorn(env) as server:
+            base = server.base
             annotator = Session(base)
             annotator.log_in("a0", "pass-Polis-123")
             page = f"/annotate/{setup['dataset']}/1/"
@@ -156,7 +132,8 @@ def test_twenty_annotators_saving_at_once_on_sqlite_lose_nothing(tmp_path):
                     return
                 acknowledged[(username, position)] = version
 
-    with gunicorn(env) as base:
+    with gunicorn(env) as server:
+        base = server.base
         threads = [
             threading.Thread(target=through_the_page if number % 2 else through_the_api, args=(base, f"a{number}"))
             for number in range(clients)

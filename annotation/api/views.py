@@ -140,7 +140,9 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
     created = outcome.changed and outcome.annotation.version == 1
     outcome.annotation.assigned_dataset_id = page.dataset_id
     return Response(
-        AnnotationSerializer(outcome.annotation).data, status=created_status if created else status.HTTP_200_OK
+        # Built from what the save read: the item is not loaded again.
+        AnnotationSerializer(outcome.annotation, context={"page": page}).data,
+        status=created_status if created else status.HTTP_200_OK,
     )
 
 

@@ -5,10 +5,14 @@ status instead of raising it."""
 import json
 from dataclasses import dataclass
 
+import pytest
+
 from django.contrib.auth.models import User
 from django.test import Client
 
 from annotation.models import Dataset, Item
+from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
+from tests.factories import assign_in_order, make_dataset, make_user
 from tests.item_pages import assigned_items
 from tests.organizer.conftest import sample_files
 
@@ -39,3 +43,14 @@ class Queue:
 def make_queue(subtask: str, records: list[dict] | None = None) -> Queue:
     first = assigned_items(subtask, records or sample_records(subtask))[0]
     return Queue(first.annotator, first.item.dataset, first.item, first.url, client_of(first.annotator))
+
+
+@pytest.fixture
+def morphosyntax_queue():
+    """An annotator with a dataset of two morphosyntax items, whose gold holds GOLD_MARK."""
+    annotator = make_user("annotator")
+    records = morphosyntax_records(2)
+    gold = [{"id": r["id"], "answer": "NIEPOPRAWNE", "corrected_sentence": GOLD_MARK} for r in records]
+    dataset = make_dataset("morphosyntax", records, gold=gold)
+    assign_in_order(dataset, annotator)
+    return annotator, dataset

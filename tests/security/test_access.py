@@ -9,9 +9,9 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from annotation.models import Flag
-from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
+from tests.annotate.conftest import GOLD_MARK
 from tests.item_pages import htmx_get, htmx_post, item_url
-from tests.factories import assign_in_order, make_dataset, make_user
+from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -35,16 +35,6 @@ def _url(route: str, values: dict) -> str:
         route = re.sub(rf"<\w+:{name}>", str(value), route)
     assert "<" not in route, route
     return "/" + route
-
-
-@pytest.fixture
-def morphosyntax_queue():
-    annotator = make_user("annotator")
-    records = morphosyntax_records(2)
-    gold = [{"id": r["id"], "answer": "NIEPOPRAWNE", "corrected_sentence": GOLD_MARK} for r in records]
-    dataset = make_dataset("morphosyntax", records, gold=gold)
-    assign_in_order(dataset, annotator)
-    return annotator, dataset
 
 
 def test_every_page_and_endpoint_needs_a_login(morphosyntax_queue):

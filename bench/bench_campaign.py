@@ -1,0 +1,277 @@
+"""Campaign benchmark: a campaign the size of the benchmark's test set, on PostgreSQL + gunicorn.
+
+Run through bench/campaign.sh, which provides PostgreSQL (fsync on), the virtualenv and the
+settings. In the database named by DATABASE_URL (dropped and made anew: it must be
+polis_campaign) it imports all six subtasks with gold (the sample items of demo/data, repeated
+with new ids to the test set's sizes), assigns them to 20 annotators, 3 per item, and fills in
+their answers (the demo raters' realistic answers). Then simulated annotators, closed loops
+thinking between items for a time drawn from a seeded exponential distribution (mean 2 s),
+do save & next through the item page in queues of every subtask, on gunicorn with 2 workers
+and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at each number
+of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
+saturation throughput with no thinking, the servers' memory (PSS), and the export and the
+agreement report of every dataset. Prints one line per figure; writes them to bench/results.json.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import bench_server as server
+from bench_server import BASE_DIR, PYTHON, percentile, report
+
+DATABASE_NAME = "polis_campaign"
+# The benchmark's test set (items; discourse: passages).
+SIZES = {"morphosyntax": 421, "numerals": 2653, "wsd": 139, "coreference": 348, "discourse": 63, "commas": 1759}
+GOLD_FILES = {"discourse": "dev.SYNTHETIC-gold.jsonl"}
+CAMPAIGN_ANNOTATORS = 20
+PER_ITEM = 3
+QUEUE = 30  # items in each simulated annotator's queue: more than one saves in a run
+PASSWORD = "campaign-" + str(random.SystemRandom().randrange(10**12))
+
+
+def source_files(subtask: str) -> tuple[bytes, bytes]:
+    """SIZES[subtask] input lines and their gold, the sample's lines repeated with new ids."""
+    folder = BASE_DIR / "demo" / "data" / subtask
+    inputs = [json.loads(line) for line in (folder / "dev.inputs.jsonl").read_text().splitlines() if line.strip()]
+    gold_file = folder / GOLD_FILES.get(subtask, "dev.gold.jsonl")
+    gold = {record["id"]: record for record in map(json.loads, filter(str.strip, gold_file.read_text().splitlines()))}
+    input_lines, gold_lines = [], []
+    for number in range(SIZES[subtask]):
+        record = inputs[number % len(inputs)]
+        new_id = f"{subtask}-{number + 1:05d}"
+        input_lines.append(json.dumps({**record, "id": new_id}, ensure_ascii=False))
+        gold_lines.append(json.dumps({**gold[record["id"]], "id": new_id}, ensure_ascii=False))
+    return ("\n".join(input_lines) + "\n").encode(), ("\n".join(gold_lines) + "\n").encode()
+
+
+def import_campaign() -> list:
+    from annotation.services.importing import SourceFile, import_dataset
+
+    files = {subtask: source_files(subtask) for subtask in SIZES}
+    started = time.perf_counter()
+    datasets = [
+        import_dataset(
+            subtask=subtask, name=f"campaign-{subtask}",
+            inputs=SourceFile(f"{subtask}.inputs.jsonl", inputs), gold=SourceFile(f"{subtask}.gold.jsonl", gold),
+            gold_synthetic=subtask in GOLD_FILES,
+        )
+        for subtask, (inputs, gold) in files.items()
+    ]
+    items = sum(SIZES.values())
+    report("import_all_s", f"import of all six subtasks with gold ({items:,} items)", time.perf_counter() - started, "s", 2)
+    return datasets
+
+
+def make_users(prefix: str, count: int) -> list:
+    """Annotators sharing one password hash (hashing it once per user would take minutes)."""
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.auth.models import Group, User
+
+    from annotation.roles import ANNOTATOR
+
+    password = make_password(PASSWORD)
+    users = User.objects.bulk_create(User(username=f"{prefix}-{n:04d}", password=password) for n in range(count))
+    group = Group.objects.get_or_create(name=ANNOTATOR)[0]
+    User.groups.through.objects.bulk_create(User.groups.through(user_id=user.pk, group_id=group.pk) for user in users)
+    return users
+
+
+def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -> dict:
+    """The demo raters' answer (mostly the gold, sometimes a typical slip); the gold answer
+    when the slip is one the item page refuses."""
+    from annotation.rules import rule_refusals
+    from annotation.services.demo_answers import demo_answer, gold_answer
+
+    answer = demo_answer(subtask, item, gold, rng)
+    return gold_answer(subtask, gold) if rule_refusals(subtask, answer, item) else answer
+
+
+def answer_campaign(datasets: list, annotators: list) -> None:
+    """Every campaign annotator's realistic answer to every item assigned to them."""
+    from annotation.models import Annotation, AnnotationRevision, Assignment
+    from annotation.services.assigning import assign
+
+    started = time.perf_counter()
+    for dataset in datasets:
+        assign(dataset, annotators, PER_ITEM)
+    report("assign_s", f"assignment of every dataset to {len(annotators)} annotators, {PER_ITEM} per item",
+           time.perf_counter() - started, "s", 2)
+    answers = []
+    for dataset in datasets:
+        rng = random.Random(dataset.name)
+        for assignment in Assignment.objects.filter(dataset=dataset).select_related("item__gold"):
+            item = assignment.item
+            answer = realistic_answer(dataset.subtask, item.payload, item.gold.payload, rng)
+            answers.append(Annotation(item=item, annotator_id=assignment.annotator_id, answer=answer,
+                                      status=Annotation.Status.SUBMITTED, active_ms=rng.randint(4_000, 60_000)))
+    created = Annotation.objects.bulk_create(answers)
+    AnnotationRevision.objects.bulk_create(
+        AnnotationRevision(annotation=a, version=1, answer=a.answer, status=a.status, active_ms=a.active_ms)
+        for a in created
+    )
+    print(f"{len(created):,} answers of the campaign's annotators stored")
+
+
+def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
+    """`count` annotators, each with a queue of QUEUE items of one subtask (the subtasks in
+    turn), logged in (a session each) and the realistic answer to each position of their queue."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from importlib import import_module
+
+    from django.conf import settings
+
+    from annotation.models import Assignment
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    users = make_users(prefix, count)
+    items = {dataset.pk: list(dataset.items.select_related("gold").order_by("ordinal")) for dataset in datasets}
+    plan, assignments = {}, []
+    for number, user in enumerate(users):
+        dataset = datasets[number % len(datasets)]
+        rng = random.Random(user.username)
+        queue = rng.sample(items[dataset.pk], min(QUEUE, len(items[dataset.pk])))
+        assignments += [Assignment(dataset=dataset, item=item, annotator=user, position=position)
+                        for position, item in enumerate(queue, start=1)]
+        session = store()
+        session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[-1],
+                        HASH_SESSION_KEY: user.get_session_auth_hash()})
+        session.create()
+        plan[user.username] = {
+            "dataset": dataset.pk, "session": session.session_key,
+            "answers": [realistic_answer(dataset.subtask, item.payload, item.gold.payload, rng) for item in queue],
+        }
+    Assignment.objects.bulk_create(assignments)
+    return plan
+
+
+def run_load(base_url: str, plan: dict, seconds: float, think_mean: float) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(plan, file)
+    try:
+        command = [PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, "0", "--users", ",".join(plan),
+                   "--password", PASSWORD, "--answers", file.name, "--seconds", str(seconds),
+                   "--think-mean", str(think_mean), "--seed", "17"]
+        return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    finally:
+        os.unlink(file.name)
+
+
+def pss_mb(pids: list[int]) -> float:
+    """Proportional set size of the processes: memory shared by the preloaded workers counted once."""
+    total_kb = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                total_kb += int(line.split()[1])
+    return total_kb / 1024
+
+
+def load_levels(set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float) -> int:
+    """Save latency at each number of simulated annotators; returns the capacity (the largest
+    level served, every smaller one served too)."""
+    capacity, all_served = 0, True
+    for level in levels:
+        plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
+        run = run_load(base_url, plan, seconds, think)
+        saves = run["save"]
+        if len(saves) < 2:
+            sys.exit(f"{set_up}, {level} annotators: {len(saves)} saves; errors: {run['errors'][:3]}")
+        label = f"{set_up}, {level} annotators thinking {think:g} s on average, {seconds:g} s"
+        report(f"{set_up}_{level}_saves_per_s", f"{label}: saves", len(saves) / run["elapsed"], "saves/s")
+        for share in (0.5, 0.95, 0.99):
+            report(f"{set_up}_{level}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
+                   1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
+        report(f"{set_up}_{level}_errors", f"{label}: errors", len(run["errors"]), "", 0)
+        if run["errors"]:
+            print(f"  first errors: {run['errors'][:3]}")
+        served = not run["errors"] and percentile(saves, 0.95) <= 0.100
+        if served and all_served:
+            capacity = level
+        all_served = all_served and served
+        # 20 and 100 annotators are always measured; beyond them the first level not served ends the runs.
+        if not all_served and level >= 100:
+            break
+    report(f"{set_up}_capacity_annotators", f"{set_up}: capacity (save p95 <= 100 ms, no error), of {levels}", capacity, "", 0)
+    return capacity
+
+
+def exports_and_reports(datasets: list, annotators: list) -> None:
+    from annotation.selectors.agreement import agreement_report
+    from annotation.services.exporting import build_submission
+
+    for dataset in datasets:
+        started = time.perf_counter()
+        lines = sum(len(build_submission(dataset, annotator).to_bytes()) for annotator in annotators)
+        report(f"export_{dataset.subtask}_s", f"export of {dataset.subtask}: {len(annotators)} submissions ({lines:,} bytes)",
+               time.perf_counter() - started, "s", 2)
+        started = time.perf_counter()
+        agreement_report(dataset)
+        report(f"report_{dataset.subtask}_s", f"agreement report of {dataset.subtask}", time.perf_counter() - started, "s", 2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--levels", default="20,100,200,400", help="numbers of simulated annotators (default 20,100,200,400)")
+    parser.add_argument("--seconds", type=float, default=20, help="length of each run (default 20)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean thinking time, s (default 2)")
+    parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
+    parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
+    args = parser.parse_args()
+    levels = [int(level) for level in args.levels.split(",")]
+
+    server.recreate_database(os.environ["DATABASE_URL"], own_name=DATABASE_NAME)
+    server.manage("migrate", "--noinput", "-v", "0")
+    server.manage("createcachetable")
+    server.manage("collectstatic", "--noinput", "-v", "0")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
+    sys.path.insert(0, str(BASE_DIR))
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from tests.servers import gunicorn, nginx, spare_port
+
+    datasets = import_campaign()
+    annotators = make_users("campaign", CAMPAIGN_ANNOTATORS)
+    answer_campaign(datasets, annotators)
+    exports_and_reports(datasets, annotators)
+
+    env = dict(os.environ)
+    with gunicorn(env, workers=2) as served:
+        load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think)
+        report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
+               pss_mb([served.pid, *served.worker_pids()]), "MB")
+        report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",
+               pss_mb(sorted(served.worker_pids())), "MB")
+        plan = simulated_annotators(datasets, args.saturation_clients, "saturation")
+        run = run_load(served.base, plan, args.seconds, 0)
+        report("saturation_saves_per_s", f"saturation: {args.saturation_clients} annotators, no thinking: saves",
+               len(run["save"]) / run["elapsed"], "saves/s")
+        report("saturation_errors", "saturation: errors", len(run["errors"]), "", 0)
+    if not args.skip_nginx:
+        ports = [spare_port(), spare_port()]
+        with (
+            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[0]),
+            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[1]),
+            nginx(ports, static=Path(settings.STATIC_ROOT), max_body_mb=settings.POLIS_MAX_UPLOAD_BYTES // 2**20) as base,
+        ):
+            load_levels("nginx_2_instances", base, datasets, levels, args.seconds, args.think)
+    server.save_results(
+        {"sizes": SIZES, "campaign_annotators": CAMPAIGN_ANNOTATORS, "annotators_per_item": PER_ITEM, "levels": levels,
+         "seconds_per_run": args.seconds, "think_mean_s": args.think, "queue_per_simulated_annotator": QUEUE,
+         "nginx_set_up": "two gunicorn instances of 1 worker each"},
+        key="campaign",
+    )
+
+
+if __name__ == "__main__":
+    main()

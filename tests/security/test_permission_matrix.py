@@ -1,0 +1,195 @@
+"""The permission matrix: every URL of the URL configuration (enumerated from it, so a new URL
+cannot be forgotten) × anonymous, annotator, another annotator, adjudicator, organizer × GET
+and POST, each cell its expected status; and a gold canary that never reaches an annotator, nor
+an adjudicator until the organizer reveals the gold."""
+
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.regex_helper import normalize
+
+from annotation.models import Annotation, Assignment
+from annotation.selectors.queue import item_page_of_item
+from annotation.services.annotating import save_answer
+from tests.annotate.conftest import GOLD_MARK
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "annotator", "other_annotator", "adjudicator", "organizer")
+# The application's own URLs: "GET/POST" status for each role, in the order of ROLES. The
+# annotator is assigned the dataset and owns the annotation; the other annotator is not.
+APPLICATION = {
+    "healthz":               "200/405 200/405 200/405 200/405 200/405",
+    "api_datasets":          "403/403 200/405 200/405 403/405 200/405",
+    "api_dataset_items":     "403/403 200/405 404/405 403/405 200/405",
+    "api_dataset_agreement": "403/403 403/405 403/405 403/405 200/405",
+    "api_annotations":       "403/403 200/400 200/400 403/403 403/403",
+    "api_annotation":        "403/403 200/405 404/405 403/405 403/405",
+    "api_token":             "405/400 405/400 405/400 405/400 405/400",
+    "api_schema":            "403/403 200/405 200/405 200/405 200/405",
+    "api_docs":              "302/302 200/405 200/405 200/405 200/405",
+    "home":                  "302/302 200/405 200/405 200/405 200/405",
+    "annotate_continue":     "302/302 302/405 404/405 403/403 403/403",
+    "queue_done":            "302/302 200/405 404/405 403/403 403/403",
+    "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
+    "my_answers":            "302/302 200/405 200/405 403/403 403/403",
+    # The adjudicator's case is the first item: read, claimed (204), a decision without its fields (400).
+    "api_adjudication_datasets": "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_queue":    "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_item":     "403/403 403/405 403/405 200/405 403/405",
+    "api_adjudication_claim":    "403/403 405/403 405/403 405/204 405/403",
+    "api_adjudication_decision": "403/403 405/403 405/403 405/400 405/403",
+    "api_adjudication_settings": "403/403 403/405 403/405 403/405 200/405",
+    "api_withdraw":              "403/403 405/403 405/403 405/403 405/400",
+    "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
+    "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
+    "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",
+    "adjudicate_item":       "302/302 403/403 403/403 200/400 403/403",
+    "organizer_datasets":    "302/302 403/403 403/403 403/403 200/405",
+    "organizer_import":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
+    "organizer_agreement":   "302/302 403/403 403/403 403/403 200/405",
+    "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
+    "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
+    "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
+    "api_dataset_export":    "403/403 403/405 403/405 403/405 200/405",
+    # Django's account pages: the same for everyone, but a password change needs a login.
+    "login":                  "200/200 200/200 200/200 200/200 200/200",
+    "logout":                 "405/302 405/302 405/302 405/302 405/302",
+    "password_change":        "302/302 200/200 200/200 200/200 200/200",
+    "password_change_done":   "302/302 200/405 200/405 200/405 200/405",
+    "password_reset":         "200/200 200/200 200/200 200/200 200/200",
+    "password_reset_done":    "200/405 200/405 200/405 200/405 200/405",
+    "password_reset_confirm": "200/200 200/200 200/200 200/200 200/200",
+    "password_reset_complete": "200/405 200/405 200/405 200/405 200/405",
+    "set_language":           "302/302 302/302 302/302 302/302 302/302",
+}
+
+
+def every_url(resolver: URLResolver, prefix: str = "", namespace: str = ""):
+    """(name, format string with %(parameter)s, parameter names) of every pattern, included ones too."""
+    for entry in resolver.url_patterns:
+        # The first reading of an optional group: the pattern with all its parameters.
+        form, parameters = normalize(entry.pattern.regex.pattern)[0]
+        form, parameters = prefix + form, [*parameters]
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            for name, inner_form, inner_parameters in every_url(entry, form, inner):
+                yield name, inner_form, [*parameters, *inner_parameters]
+        elif isinstance(entry, URLPattern):
+            yield f"{namespace}{entry.name or entry.lookup_str}", form, parameters
+
+
+@pytest.fixture
+def campaign(morphosyntax_queue):
+    """The annotator's first item answered by them and, otherwise, by a second annotator: a
+    disagreement, the adjudicator's case (the gold not revealed)."""
+    annotator, dataset = morphosyntax_queue
+    item = dataset.items.order_by("ordinal").first()
+    second = make_user("annotator")
+    Assignment.objects.create(dataset=dataset, item=item, annotator=second, position=1)
+    answers = {annotator: {"answer": "POPRAWNE", "corrected_sentence": ""},
+               second: {"answer": "NIEPOPRAWNE", "corrected_sentence": "Kot 1 śpi na kanapie."}}
+    for user, answer in answers.items():
+        save_answer(page=item_page_of_item(user, item.pk), answer=answer, submit=True, based_on_version=0)
+    annotation = Annotation.objects.get(item=item, annotator=annotator)
+    users = {
+        "anonymous": None,
+        "annotator": annotator,
+        "other_annotator": make_user("annotator"),
+        "adjudicator": make_user("adjudicator"),
+        "organizer": make_user("organizer"),
+    }
+    return dataset, annotation, users
+
+
+def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
+    """URL name -> the values of its parameters ("" for every name without its own): objects
+    of the campaign, so that the pages show them (the admin's: an object of the page's model)."""
+    dataset, annotation, users = campaign_data
+    item = annotation.item
+    common = {
+        "pk": str(dataset.pk), "dataset_pk": str(dataset.pk), "position": "1",
+        "annotator": users["annotator"].username, "object_id": str(annotation.pk), "id": str(users["annotator"].pk),
+        "app_label": "annotation", "url": "nowhere/", "uidb64": "MQ", "token": "set-password",
+        "content_type_id": "1", "item_pk": str(annotation.item_id),
+    }
+    objects = {"dataset": dataset, "item": item, "goldanswer": item.gold, "annotation": annotation,
+               "assignment": item.assignments.first(), "user": users["annotator"]}
+    values = {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
+    for name in ("api_adjudication_item", "api_adjudication_claim", "api_adjudication_decision", "api_withdraw"):
+        values[name] = {**common, "pk": str(item.pk)}
+    for name, form, _ in every_url(get_resolver()):
+        model = name.removeprefix("admin:").rsplit("_", 1)[0].split("_", 1)[-1]
+        if name.startswith("admin:") and model in objects:
+            values[name] = {**common, "object_id": str(objects[model].pk)}
+    return values
+
+
+def client_of(user) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str, str]]:
+    """(URL name, URL, role, method) -> (status, body, redirect location) for every cell."""
+    values = parameter_values(campaign_data)
+    _, _, users = campaign_data
+    cells = {}
+    clients = {role: client_of(users[role]) for role in ROLES}
+    for name, form, parameters in every_url(get_resolver()):
+        url = "/" + form % values.get(name, values[""])
+        for role in ROLES:
+            client = clients[role]
+            if name.endswith("logout"):  # the next role's cells need the login back
+                clients[role] = client_of(users[role])
+            for method in ("GET", "POST"):
+                response = client.get(url) if method == "GET" else client.post(url, {})
+                streaming = getattr(response, "streaming", False)
+                body = b"".join(response.streaming_content) if streaming else response.content
+                cells[(name, url, role, method)] = (
+                    response.status_code, body.decode("utf-8", "replace"), response.get("Location", "")
+                )
+    return cells
+
+
+def expected(name: str, role: str, method: str) -> int | None:
+    """The status of a cell; None for the admin's pages seen by an organizer (staff), which the
+    admin's own model permissions decide (any answer but a server error)."""
+    if name.startswith("admin:"):
+        if role == "organizer":
+            return None
+        # Everyone else is sent to the admin's login, which itself is open.
+        return 200 if name == "admin:login" else 302
+    assert name in APPLICATION, f"{name}: a URL the permission matrix does not know; add its row to APPLICATION"
+    get, post = APPLICATION[name].split()[ROLES.index(role)].split("/")
+    return int(get if method == "GET" else post)
+
+
+def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
+    dataset, _, _ = campaign
+    cells = run_matrix(campaign)
+    assert len(cells) >= 1000
+    wrong = []
+    for (name, url, role, method), (status, body, location) in cells.items():
+        want = expected(name, role, method)
+        if want is None:
+            if status >= 500:
+                wrong.append(f"{method} {url} as {role}: {status}")
+        elif status != want:
+            wrong.append(f"{method} {url} as {role}: {status}, expected {want}")
+        if role in ("anonymous", "annotator", "other_annotator", "adjudicator") and GOLD_MARK in body:
+            wrong.append(f"{method} {url} as {role}: the gold canary in the response")
+        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language"):
+            login = "/admin/login/" if name.startswith("admin:") else "/accounts/login/"
+            if not location.startswith(login):
+                wrong.append(f"{method} {url} as {role}: sent to {location}, not to {login}")
+    assert not wrong, "\n".join(wrong)
+    # The canary is there to be found: the organizer sees it.
+    assert any(GOLD_MARK in cell[1] for key, cell in cells.items() if key[2] == "organizer")
+    assert not dataset.gold_revealed
