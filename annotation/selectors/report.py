@@ -1,0 +1,290 @@
+"""The human-baseline report of a dataset, and the campaign table of several.
+
+Every score and interval is what `python -m scoring score --json --ci N --seed S` prints for
+an exported source: each source is exported as the submission lines its download holds, and
+those bytes, with the dataset's gold as a JSONL file, go through `scoring.evaluate.score_files`
+(and `compare_files` for a model beside a human source) — the scorer's own code, never a
+second implementation. Annotators are scored on the items they answered (``--only-answered``,
+with coverage); majority, adjudicated and model sources on all gold (a missing item counts
+as wrong).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from annotation.errors import Refused
+from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.services.exporting import build_submission, jsonl_bytes
+from scoring.breakdown import breakdown
+from scoring.evaluate import compare_files, score_files
+from scoring.jsonl import read_jsonl
+from scoring.subtasks import SUBTASK_KEYS, get_subtask
+
+RESAMPLES = 1000
+DEFAULT_SEED = 0
+SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
+SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
+HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
+MEAN_NO_INTERVAL = "the mean of several annotators' scores is no one submission, so it has no bootstrap interval"
+# The figures with an interval under --ci: the main score, and for discourse four more.
+INTERVAL_FIGURES = {"discourse": ("las", "uas", "root_accuracy", "tree_validity")}
+
+
+@dataclass(frozen=True)
+class Exported:
+    """One source as the submission file its download holds."""
+
+    source: str  # "annotator:NAME", "majority", "adjudicated", "model:NAME"
+    kind: str  # annotator | majority | adjudicated | model
+    name: str
+    filename: str
+    data: bytes
+    only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A source that could not be exported, and why."""
+
+    source: str
+    kind: str
+    reason: str
+
+
+def gold_file(dataset: Dataset) -> tuple[list[dict], bytes, str]:
+    """The dataset's gold lines in input order, as the JSONL file the scorer reads, and its name."""
+    gold = list(
+        GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
+    )
+    marker = "SYNTHETIC-gold" if dataset.gold_synthetic else "gold"
+    return gold, jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
+
+
+def annotator_sources(dataset: Dataset) -> list[Exported | Unavailable]:
+    """Every annotator with a submitted answer, by username, as their export."""
+    annotators = User.objects.filter(
+        annotations__item__dataset=dataset, annotations__status=Annotation.Status.SUBMITTED
+    ).distinct().order_by("username")
+    sources: list[Exported | Unavailable] = []
+    for annotator in annotators:
+        source = f"annotator:{annotator.username}"
+        try:
+            submission = build_submission(dataset, annotator)
+        except Refused as refused:
+            sources.append(Unavailable(source, "annotator", "; ".join(refused.messages)))
+            continue
+        sources.append(Exported(source, "annotator", annotator.username, submission.filename,
+                                submission.to_bytes(), only_answered=True))
+    return sources
+
+
+def pooled_sources(dataset: Dataset) -> list[Exported | Unavailable]:
+    """The majority and adjudicated sources (their exports are not part of this application yet)."""
+    reason = "this source has no export in the application yet, so it cannot be scored"
+    return [Unavailable("majority", "majority", reason), Unavailable("adjudicated", "adjudicated", reason)]
+
+
+def model_sources(dataset: Dataset) -> list[Exported]:
+    return [
+        Exported(f"model:{model.name}", "model", model.name, model.filename, bytes(model.data), only_answered=False)
+        for model in ModelSubmission.objects.filter(dataset=dataset).order_by("name")
+    ]
+
+
+def _predictions(data: bytes, filename: str) -> dict[str, dict]:
+    lines, _ = read_jsonl(data, filename)
+    return {line.record["id"]: line.record for line in lines}
+
+
+def _interval_keys(subtask: str) -> list[tuple[str, str, str]]:
+    return [("score", "ci_low", "ci_high")] + [
+        (figure, f"{figure}_ci_low", f"{figure}_ci_high") for figure in INTERVAL_FIGURES.get(subtask, ())
+    ]
+
+
+def score_source(dataset: Dataset, gold: list[dict], gold_data: bytes, gold_name: str, exported: Exported,
+                 resamples: int, seed: int) -> dict:
+    """One source's row of the report: what `score --json --ci` prints for its export, and the
+    per-subtask breakdown on the same scored gold lines."""
+    scored = score_files(dataset.subtask, gold_data, gold_name, exported.data, exported.filename,
+                         only_answered=exported.only_answered, resamples=resamples, seed=seed)
+    row = {"source": exported.source, "kind": exported.kind, "name": exported.name,
+           "scored_on": "answered items" if exported.only_answered else "all gold items", "available": True}
+    if scored.errors:  # an export is checked before it is scored, so this is a fault of the gold
+        return row | {"available": False, "reason": "; ".join(str(error) for error in scored.errors)}
+    metrics = scored.metrics
+    pred = _predictions(exported.data, exported.filename)
+    scored_gold = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
+    return row | {
+        "score": metrics["score"],
+        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in _interval_keys(dataset.subtask)},
+        "n_scored": metrics["n_gold"],
+        "n_missing": metrics["n_missing"],
+        "n_answered": len(pred),
+        "coverage": len([record for record in gold if record["id"] in pred]) / len(gold),
+        "answer_faults": len(scored.answer_faults),
+        "metrics": metrics,
+        "breakdown": breakdown(dataset.subtask, scored_gold, pred),
+    }
+
+
+def compare_source(dataset: Dataset, gold_data: bytes, gold_name: str, human: Exported, model: Exported,
+                   resamples: int, seed: int) -> dict:
+    """`compare --pred HUMAN --pred MODEL --ci`: diff = human - model, paired; on the human's
+    answered items when the human covers a subset."""
+    scored = compare_files(dataset.subtask, gold_data, gold_name, (human.data, human.filename),
+                           (model.data, model.filename), only_answered=human.only_answered,
+                           resamples=resamples, seed=seed)
+    metrics = scored.metrics or {}
+    return {
+        "human": human.source, "model": model.source, "only_answered": human.only_answered,
+        "score_human": metrics.get("score_a"), "score_model": metrics.get("score_b"),
+        "diff": metrics.get("diff"), "diff_ci": [metrics.get("diff_ci_low"), metrics.get("diff_ci_high")],
+        "n_scored": metrics.get("n_gold"),
+    }
+
+
+def _time_figures(active_ms: list[int]) -> dict:
+    if not active_ms:
+        return {"n_items": 0, "median_s": None, "q1_s": None, "q3_s": None, "iqr_s": None, "total_hours": 0.0}
+    seconds = np.asarray(active_ms, dtype=np.float64) / 1000
+    q1, median, q3 = (float(value) for value in np.percentile(seconds, [25, 50, 75]))
+    return {"n_items": len(active_ms), "median_s": median, "q1_s": q1, "q3_s": q3, "iqr_s": q3 - q1,
+            "total_hours": float(seconds.sum()) / 3600}
+
+
+def time_report(dataset: Dataset) -> dict:
+    """Active time per submitted answer: median and interquartile range (numpy's linear
+    percentiles) per annotator and overall, and the annotators' total hours."""
+    per_annotator: dict[str, list[int]] = defaultdict(list)
+    for username, active_ms in Annotation.objects.filter(
+        item__dataset=dataset, status=Annotation.Status.SUBMITTED
+    ).values_list("annotator__username", "active_ms").order_by("annotator__username", "item__ordinal"):
+        per_annotator[username].append(active_ms)
+    everyone = [value for values in per_annotator.values() for value in values]
+    overall = _time_figures(everyone)
+    return {
+        "per_annotator": [{"annotator": name, **_time_figures(values)} for name, values in sorted(per_annotator.items())],
+        "overall": overall,
+        "total_hours": overall["total_hours"],
+        "active_seconds": [value / 1000 for value in everyone],
+    }
+
+
+def agreement_report(dataset: Dataset) -> dict:
+    """The agreement figures beside the scores (not part of this application yet)."""
+    return {"available": False, "reason": "agreement figures are not part of this application yet"}
+
+
+def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
+    """Everything the report of ``dataset`` says, as plain JSON values."""
+    gold, gold_data, gold_name = gold_file(dataset)
+    humans = annotator_sources(dataset) + pooled_sources(dataset)
+    models = model_sources(dataset)
+    rows = []
+    for exported in [*humans, *models]:
+        if isinstance(exported, Unavailable):
+            rows.append({"source": exported.source, "kind": exported.kind, "available": False,
+                         "reason": exported.reason})
+        elif gold:
+            rows.append(score_source(dataset, gold, gold_data, gold_name, exported, resamples, seed))
+        else:
+            rows.append({"source": exported.source, "kind": exported.kind, "available": False,
+                         "reason": "the dataset has no gold"})
+    comparisons = [
+        compare_source(dataset, gold_data, gold_name, human, model, resamples, seed)
+        for model in models for human in humans if isinstance(human, Exported) and gold
+    ]
+    return {
+        "dataset": dataset.name,
+        "dataset_id": dataset.pk,
+        "subtask": dataset.subtask,
+        "subtask_title": get_subtask(dataset.subtask).title,
+        "computed_at": timezone.now().isoformat(),
+        "frozen": dataset.frozen,
+        "gold_synthetic": dataset.gold_synthetic,
+        "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
+        "n_items": dataset.items.count(),
+        "n_gold": len(gold),
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": 0.95,
+        "sources": rows,
+        "comparisons": comparisons,
+        "time": time_report(dataset),
+        "agreement": agreement_report(dataset),
+    }
+
+
+# The campaign table ----------------------------------------------------------------------------
+
+def _cell(row: dict | None) -> dict | None:
+    if row is None or not row.get("available"):
+        return None
+    low, high = row["intervals"]["score"]
+    return {"score": row["score"], "ci_low": low, "ci_high": high, "source": row["source"]}
+
+
+def campaign_cells(report: dict) -> dict[str, dict | None]:
+    """One dataset's cells of the campaign table: column -> {score, ci_low, ci_high} or None."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for row in report["sources"]:
+        if row.get("available"):
+            by_kind[row["kind"]].append(row)
+    annotators = by_kind["annotator"]
+    best = max(annotators, key=lambda row: row["score"], default=None)
+    cells: dict[str, dict | None] = {
+        "best annotator": _cell(best),
+        "mean annotator": {
+            "score": statistics.fmean(row["score"] for row in annotators), "ci_low": None, "ci_high": None,
+            "n_annotators": len(annotators), "reason": MEAN_NO_INTERVAL,
+        } if annotators else None,
+        "majority": _cell(next(iter(by_kind["majority"]), None)),
+        "adjudicated": _cell(next(iter(by_kind["adjudicated"]), None)),
+    }
+    for row in by_kind["model"]:
+        cells[f"model:{row['name']}"] = _cell(row)
+    return cells
+
+
+def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
+    """The campaign table: the six subtasks as rows, the human sources and every model as
+    columns; a dataset with synthetic gold puts no number in it (its cells are None, with a footnote)."""
+    datasets = {dataset.subtask: dataset for dataset in campaign.datasets.all()}
+    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed) for key, dataset in datasets.items()}
+    models = sorted({f"model:{row['name']}" for report in reports.values() for row in report["sources"]
+                     if row["kind"] == "model"})
+    columns = [*HUMAN_COLUMNS, *models]
+    rows, footnotes = [], []
+    for key in SUBTASK_KEYS:
+        report = reports.get(key)
+        row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
+               "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None}
+        cells = campaign_cells(report) if report else {}
+        if report and report["gold_synthetic"]:
+            cells = {}
+            footnotes.append({"subtask": key, "dataset": report["dataset"], "text": SYNTHETIC_FOOTNOTE})
+            row["footnote"] = len(footnotes)
+        row["cells"] = {column: cells.get(column) for column in columns}
+        rows.append(row)
+    return {
+        "campaign": campaign.name,
+        "campaign_id": campaign.pk,
+        "computed_at": timezone.now().isoformat(),
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": 0.95,
+        "gold_synthetic": any(report["gold_synthetic"] for report in reports.values()),
+        "columns": columns,
+        "rows": rows,
+        "footnotes": footnotes,
+        "notes": {"mean annotator": MEAN_NO_INTERVAL},
+        "datasets": list(reports.values()),
+    }
