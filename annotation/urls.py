@@ -11,6 +11,7 @@ urlpatterns = [
     path("organize/", organizer.dataset_list, name="organizer_datasets"),
     path("organize/import/", organizer.import_upload, name="organizer_import"),
     path("organize/<int:pk>/", organizer.dataset_detail, name="organizer_dataset"),
+    path("organize/<int:pk>/agreement/", organizer.dataset_agreement, name="organizer_agreement"),
     path("organize/<int:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),
     path("organize/<int:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),
     path("organize/<int:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),

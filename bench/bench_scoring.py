@@ -3,7 +3,7 @@
 Generates 10,000 commas items and 2,000 discourse passages from the real sample
 sentences (repeated with new ids), their gold and a perturbed prediction, under
 bench/out/, then runs the scorer as a subprocess and prints the best of 3 runs,
-one line per figure.
+one line per figure: plain `score` and `score --ci 1000` (the bootstrap interval).
 
     .venv/bin/python bench/bench_scoring.py
 """
@@ -26,6 +26,7 @@ OUT = ROOT / "bench" / "out"
 RUNS = 3
 N_COMMAS = 10_000
 N_DISCOURSE = 2_000
+CI_RESAMPLES = 1000
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -115,8 +116,10 @@ def main() -> None:
     for key, count, unit in (("commas", N_COMMAS, "items"), ("discourse", N_DISCOURSE, "passages")):
         gold, pred = files[key]
         command = [sys.executable, "-m", "scoring", "score", key, "--gold", str(gold), "--pred", str(pred), "--json"]
-        wall, cpu = best_of(command)
-        print(f"python -m scoring score {key} ({count:,} {unit}), whole process, best of {RUNS}: {wall:.3f} s wall, {cpu:.3f} s CPU")
+        for options in ([], ["--ci", str(CI_RESAMPLES)]):
+            wall, cpu = best_of(command + options)
+            print(f"python -m scoring score {key} {' '.join(options)} ({count:,} {unit}), whole process, "
+                  f"best of {RUNS}: {wall:.3f} s wall, {cpu:.3f} s CPU")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|compare|agreement|majority: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from scoring.evaluate import score_files
+from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
+from scoring.evaluate import compare_files, score_files
 from scoring.subtasks import SUBTASKS
-from scoring.validation import check_gold, check_inputs, check_submission
+from scoring.validation import check_gold, check_inputs, check_submission, submission_line
 
 
 class FileUnreadable(Exception):
@@ -60,17 +61,91 @@ def check_inputs_command(args) -> int:
     return 0
 
 
-def score(args) -> int:
-    scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred, args.only_answered)
+def _warn_if_synthetic(gold: str) -> None:
+    if "SYNTHETIC" in gold:
+        print(f"warning: {gold} is synthetic gold (its name contains SYNTHETIC): "
+              "the score says nothing about the benchmark", file=sys.stderr)
+
+
+def _print_metrics(scored, as_json: bool) -> int:
     if scored.errors:
         _report(scored.errors)
         return 1
     _report(scored.answer_faults, sys.stderr)
-    if args.json:
+    if as_json:
         print(json.dumps(scored.metrics, ensure_ascii=False))
     else:
         for name, value in _flatten(scored.metrics):
             print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return 0
+
+
+def score(args) -> int:
+    _warn_if_synthetic(args.gold)
+    scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred,
+                         args.only_answered, args.ci, args.seed)
+    return _print_metrics(scored, args.json)
+
+
+def compare(args) -> int:
+    if len(args.pred) != 2:
+        print("compare needs --pred exactly twice: --pred A --pred B", file=sys.stderr)
+        return 2
+    _warn_if_synthetic(args.gold)
+    (name_a, name_b) = args.pred
+    scored = compare_files(args.subtask, _read(args.gold), args.gold, (_read(name_a), name_a), (_read(name_b), name_b),
+                           args.only_answered, args.ci, args.seed)
+    return _print_metrics(scored, args.json)
+
+
+def _resamples(text: str) -> int:
+    number = int(text)
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
+    return number
+
+
+def _add_interval_arguments(command) -> None:
+    command.add_argument("--ci", type=_resamples, default=0, metavar="N",
+                         help="add a 95%% percentile-bootstrap interval from N resamples of the gold lines (default 0: none)")
+    command.add_argument("--seed", type=int, default=0, help="seed of the resamples (default 0)")
+
+
+def _read_answers(args) -> ReadAnswers:
+    """The inputs and the --pred files; file-level errors and answer faults on standard error."""
+    files = [(name, _read(name)) for name in args.pred]
+    read = read_answers(args.subtask, _read(args.inputs), args.inputs, files)
+    _report(read.faults, sys.stderr)
+    _report(read.errors, sys.stderr)
+    return read
+
+
+def agreement(args) -> int:
+    read = _read_answers(args)
+    if read.table is None:
+        return 1
+    print(figures_text(agreement_figures(args.subtask, read.table), args.json))
+    return 0
+
+
+def majority(args) -> int:
+    read = _read_answers(args)
+    if read.table is None:
+        return 1
+    lines = []
+    for item in read.table.items:
+        answer, reason = majority_answer(args.subtask, read.table.answers_of(item["id"]), item)
+        if answer is None:
+            print(f"{item['id']}: {reason}", file=sys.stderr)
+        else:
+            lines.append(submission_line(args.subtask, item["id"], answer))
+    data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    try:
+        Path(args.output).write_text(data, encoding="utf-8")
+    except OSError as error:
+        print(f"{args.output}: cannot write: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"{args.output}: {_count(len(lines), 'majority answer')} of {_count(len(read.table.items), 'item')}")
     return 0
 
 
@@ -105,7 +180,31 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--pred", required=True)
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
     command.add_argument("--only-answered", action="store_true", help="score only the gold items the submission answers")
+    _add_interval_arguments(command)
     command.set_defaults(run=score)
+
+    command = commands.add_parser("compare", help="compare two submissions on the same gold")
+    command.add_argument("subtask", choices=list(SUBTASKS))
+    command.add_argument("--gold", required=True)
+    command.add_argument("--pred", required=True, action="append", metavar="PRED", help="given twice: A, then B")
+    command.add_argument("--json", action="store_true", help="print one JSON object: score_a, score_b, diff (A - B)")
+    command.add_argument("--only-answered", action="store_true", help="score both only on the gold items A answers")
+    _add_interval_arguments(command)
+    command.set_defaults(run=compare)
+
+    for name, run, description in (
+        ("agreement", agreement, "agreement between several submission files (one per annotator)"),
+        ("majority", majority, "the majority answer of several submission files, as a submission"),
+    ):
+        command = commands.add_parser(name, help=description)
+        command.add_argument("subtask", choices=list(SUBTASKS))
+        command.add_argument("--inputs", required=True, help="inputs.jsonl the submissions answer")
+        command.add_argument("--pred", required=True, nargs="+", metavar="FILE", help="two or more submission files")
+        if name == "agreement":
+            command.add_argument("--json", action="store_true", help="print one JSON object")
+        else:
+            command.add_argument("-o", "--output", required=True, help="where to write the majority submission")
+        command.set_defaults(run=run)
     return parser
 
 
@@ -113,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "validate" and args.partial and not args.inputs:
         print("--partial needs --inputs", file=sys.stderr)
+        return 2
+    if args.command in ("agreement", "majority") and len(args.pred) < 2:
+        print("--pred needs two or more files", file=sys.stderr)
         return 2
     try:
         return args.run(args)

@@ -1,5 +1,5 @@
 """What the two four-way choice subtasks (wsd, coreference) share: the labels A-D, the
-answer, and macro-F1.
+answer, macro-F1, and the agreement figures and majority rule.
 
 Macro-F1 over A, B, C, D equals scikit-learn's ``f1_score(gold, pred, labels=["A", "B",
 "C", "D"], average="macro", zero_division=0)`` where a missing or invalid prediction is a
@@ -11,8 +11,11 @@ right, macro-F1 is 0.25, not 1.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scoring.metrics import prf, ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, fleiss_kappa, fleiss_units, majority_by_value, nominal_alpha, observed_agreement
 
 LABELS = ("A", "B", "C", "D")
 ANSWER_FIELDS = ("answer",)
@@ -71,3 +74,23 @@ def combine(totals: tuple[int, ...], n_lines: int) -> dict:
         "n_missing": count["missing"],
         "n_invalid": count["invalid"],
     }
+
+
+# Agreement: nominal alpha (units = items, values = labels), Fleiss' kappa over A-D, observed
+# agreement; the majority answer is the label more than half of the answers give.
+
+def answer_value(answer: dict) -> str:
+    return answer["answer"]
+
+
+def agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
+    figures.add("alpha", lambda: nominal_alpha(counts))
+    kappa_units = fleiss_units(counts)
+    figures.add("fleiss_kappa", lambda: fleiss_kappa(kappa_units, LABELS))
+    figures.add("fleiss_kappa_n_items", lambda: len(kappa_units))
+    figures.add("observed_agreement", lambda: observed_agreement(counts))
+
+
+def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return majority_by_value(answers, answer_value)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scoring.intervals import difference_interval, score_intervals
 from scoring.jsonl import read_jsonl
 from scoring.problems import Problem
-from scoring.subtasks import get_subtask
+from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
     read_answer_file,
     schema_problems,
@@ -26,25 +27,10 @@ class Scored:
     answer_faults: list[Problem] = field(default_factory=list)
 
 
-def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pred_name: str,
-                only_answered: bool = False) -> Scored:
-    """Score ``pred`` against ``gold``.
-
-    File-level errors (broken JSON, a line without a string id, a duplicate id, an id
-    not in gold, any fault of the gold file) stop scoring. Answer-level faults (schema
-    or consistency faults of one answer, e.g. a label outside A-D or an invalid tree)
-    do not: the metric scores such an answer as it is, which mostly means wrong.
-    With ``only_answered``, only the gold items the prediction answers are scored and
-    ``coverage`` (answered / all gold items) is reported.
-    """
-    subtask = get_subtask(key)
-    gold_lines, _, errors = read_answer_file(subtask, "gold", gold_data, gold_name, None)
-    gold = [line.record for line in gold_lines]
-    gold_ids = {record.get("id") for record in gold}
-
-    pred_lines, pred_errors = read_jsonl(pred_data, pred_name)
-    errors += pred_errors
-    compiled = validator(key, "output")
+def read_predictions(subtask: Subtask, pred_data: bytes, pred_name: str, gold_ids: set) -> tuple[dict[str, dict], list[Problem], list[Problem]]:
+    """The predictions by id, the file-level errors and the answer-level faults of a prediction file."""
+    pred_lines, errors = read_jsonl(pred_data, pred_name)
+    compiled = validator(subtask.key, "output")
     pred: dict[str, dict] = {}
     first_line: dict[str, int] = {}
     faults: list[Problem] = []
@@ -61,6 +47,30 @@ def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pr
             pred[item_id] = line.record
             found = schema_problems(compiled, line.record) or subtask.check_answer(without_id(line.record), None)
             faults.extend(problem.at(pred_name, line.number) for problem in found)
+    return pred, errors, faults
+
+
+def read_gold(subtask: Subtask, gold_data: bytes, gold_name: str) -> tuple[list[dict], list[Problem]]:
+    gold_lines, _, errors = read_answer_file(subtask, "gold", gold_data, gold_name, None)
+    return [line.record for line in gold_lines], errors
+
+
+def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pred_name: str,
+                only_answered: bool = False, resamples: int = 0, seed: int = 0) -> Scored:
+    """Score ``pred`` against ``gold``.
+
+    File-level errors (broken JSON, a line without a string id, a duplicate id, an id
+    not in gold, any fault of the gold file) stop scoring. Answer-level faults (schema
+    or consistency faults of one answer, e.g. a label outside A-D or an invalid tree)
+    do not: the metric scores such an answer as it is, which mostly means wrong.
+    With ``only_answered``, only the gold items the prediction answers are scored and
+    ``coverage`` (answered / all gold items) is reported. With ``resamples`` > 0, the
+    bootstrap intervals of scoring.intervals (drawn with ``seed``) are added.
+    """
+    subtask = get_subtask(key)
+    gold, errors = read_gold(subtask, gold_data, gold_name)
+    pred, pred_errors, faults = read_predictions(subtask, pred_data, pred_name, {record.get("id") for record in gold})
+    errors += pred_errors
     if errors:
         return Scored(None, sorted_by_line(errors), sorted_by_line(faults))
 
@@ -71,4 +81,35 @@ def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pr
     if only_answered:
         metrics["n_gold_total"] = n_gold_total
         metrics["coverage"] = len(gold) / n_gold_total if n_gold_total else 0.0
+    if resamples:
+        metrics.update(score_intervals(subtask, gold, pred, resamples, seed))
     return Scored(metrics, [], sorted_by_line(faults))
+
+
+def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
+                  only_answered: bool = False, resamples: int = 0, seed: int = 0) -> Scored:
+    """Compare submissions A and B (each ``(bytes, name)``) on the same gold: ``score_a``,
+    ``score_b``, ``diff`` = A - B and, with ``resamples`` > 0, ``diff_ci_low``/``diff_ci_high``
+    over one index matrix applied to both. With ``only_answered``, both are scored on the
+    gold lines A answers. Errors and faults as ``score_files``, of both files."""
+    subtask = get_subtask(key)
+    gold, gold_errors = read_gold(subtask, gold_data, gold_name)
+    gold_ids = {record.get("id") for record in gold}
+    errors, faults, predictions = sorted_by_line(gold_errors), [], []
+    for data, name in (pred_a, pred_b):  # each file's problems in line order, A's first
+        pred, pred_errors, pred_faults = read_predictions(subtask, data, name, gold_ids)
+        predictions.append(pred)
+        errors += sorted_by_line(pred_errors)
+        faults += sorted_by_line(pred_faults)
+    if errors:
+        return Scored(None, errors, faults)
+
+    answered_a, answered_b = predictions
+    if only_answered:
+        gold = [record for record in gold if record["id"] in answered_a]
+    score_a = subtask.metric(gold, answered_a)["score"]
+    score_b = subtask.metric(gold, answered_b)["score"]
+    metrics = {"subtask": key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b, "n_gold": len(gold)}
+    if resamples:
+        metrics.update(difference_interval(subtask, gold, answered_a, answered_b, resamples, seed))
+    return Scored(metrics, [], faults)

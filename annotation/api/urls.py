@@ -7,6 +7,7 @@ from annotation.api import docs, views
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
     path("datasets/<int:pk>/items/", views.dataset_items, name="api_dataset_items"),
+    path("datasets/<int:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<int:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", obtain_auth_token, name="api_token"),

@@ -1,4 +1,4 @@
-"""REST API for annotators (and organizers' read access to datasets and items).
+"""REST API for annotators (and organizers' read access to datasets and items, and to agreement).
 
 An annotator sees only datasets they have work in, only their assigned items, and only their
 own annotations; saves go through the same service as the item page. Gold is never served.
@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from annotation.api.serializers import (
+    AgreementSerializer,
     AnnotationCreateSerializer,
     AnnotationSerializer,
     AnnotationWriteSerializer,
@@ -27,6 +28,7 @@ from annotation.http import refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
+from annotation.selectors.agreement import agreement_report
 from annotation.services import annotating
 
 
@@ -73,6 +75,15 @@ def dataset_items(request: Request, pk: int) -> Response:
     paginator = Pages()
     page = paginator.paginate_queryset(items.only("id", "external_id", "payload"), request)
     return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
+
+
+@extend_schema(responses=AgreementSerializer)
+@api_view(["GET"])
+def dataset_agreement(request: Request, pk: int) -> Response:
+    """Organizers: how far the annotators of the dataset agree (the scorer's figures, per annotator)."""
+    _require(request, ORGANIZER)
+    report = agreement_report(get_object_or_404(Dataset, pk=pk))
+    return Response(AgreementSerializer(report).data)
 
 
 def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:

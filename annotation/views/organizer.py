@@ -1,4 +1,4 @@
-"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export."""
+"""Organizer pages: datasets, import, assignment, progress, flags, freeze, export, agreement."""
 
 
 from django.contrib import messages
@@ -22,6 +22,7 @@ from annotation.errors import Refused
 from annotation.http import refusal_status
 from annotation.models import Dataset, Flag
 from annotation.roles import ORGANIZER, role_required
+from annotation.selectors.agreement import agreement_report
 from annotation.selectors.progress import (
     annotator_progress,
     dataset_flags,
@@ -208,3 +209,17 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         "annotation/organizer/export.html",
         {"dataset": dataset, "annotator": user, "submission": submission},
     )
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
+    """How far the annotators agree; ?kind= narrows the disagreement list (htmx: the list only)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    report = agreement_report(dataset)
+    kind = request.GET.get("kind", "")
+    shown = [disagreement for disagreement in report.disagreements if not kind or kind in disagreement.kinds]
+    context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown}
+    if request.htmx:
+        return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)
+    return TemplateResponse(request, "annotation/organizer/agreement.html", context)

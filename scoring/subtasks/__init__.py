@@ -14,20 +14,28 @@ A subtask module exposes:
   beyond its schema, against its item when one is at hand;
 - ``normalise(answer) -> answer``: canonical answer fields, anything malformed passed through;
 - ``COUNT_NAMES``, ``line_counts(gold_record, prediction or None) -> (int, ...)`` and
-  ``combine(totals, n_lines) -> figures``: the metric, see scoring.metrics.
+  ``combine(totals, n_lines) -> figures``: the metric, see scoring.metrics;
+- ``agreement_figures(table, figures)``: adds the subtask's agreement figures (built from
+  scoring.reliability) over the valid answers of several files;
+- ``majority(answers, item) -> (answer or None, reason or None)``: the majority answer of two
+  or more valid normalised answers, or why there is none ("no majority", "invalid tree");
+- ``answer_value(answer) -> hashable``: a valid normalised answer as one comparable value.
+- optionally ``INTERVAL_FIGURES``: figures besides ``score`` that ``score --ci`` gives an
+  interval for (scoring.intervals).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from scoring import metrics
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures
 
 SUBTASK_KEYS = ("morphosyntax", "numerals", "wsd", "coreference", "discourse", "commas")
 
@@ -50,6 +58,10 @@ class Subtask:
     count_names: tuple[str, ...]  # the columns of line_counts
     line_counts: Callable[[dict, dict | None], tuple[int, ...]]  # (gold record, prediction or None) -> counts
     combine: Callable[[tuple[int, ...], int], dict]  # (column sums, number of gold lines) -> figures
+    agreement_figures: Callable[[AnswerTable, Figures], None]  # adds the agreement figures
+    majority: Callable[[list[dict], dict], tuple[dict | None, str | None]]  # (valid answers, item) -> answer, reason
+    answer_value: Callable[[dict], Hashable]  # a valid normalised answer as one comparable value
+    interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
 
     def metric(self, gold: list[dict], pred: dict[str, dict]) -> dict:
         """The figures for ``gold`` (records with their id) and ``pred`` (id -> submission record);
@@ -80,6 +92,10 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         count_names=module.COUNT_NAMES,
         line_counts=module.line_counts,
         combine=module.combine,
+        agreement_figures=module.agreement_figures,
+        majority=module.majority,
+        answer_value=module.answer_value,
+        interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
     )
 
 

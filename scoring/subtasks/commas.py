@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+from collections import Counter
+
 from scoring.metrics import prf, ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, alpha, masi_distances, nominal_alpha, observed_agreement
 from scoring.text import is_int
 
 NUMBER = 6
@@ -103,3 +106,56 @@ def combine(totals: tuple[int, ...], n_lines: int) -> dict:
         "n_gold": n_lines,
         "n_missing": missing,
     }
+
+
+# Agreement: marker alpha (nominal; units = (item, marker) for every marker 1..n of the item;
+# value = required, optional or none in that answer), exact-set agreement (observed agreement
+# on the set of required commas), MASI alpha (units = items; values = the sets of required
+# commas). The majority answer: every marker's value given by more than half of the answers.
+MARKER_VALUES = ("required", "optional", "none")
+
+
+def answer_value(answer: dict) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(answer["commas"]), tuple(answer["optional"])
+
+
+def marker_counts(answers: list[dict], n_markers: int) -> list[dict[str, int]]:
+    """For every marker 1..n of an item, how many of ``answers`` make it ``required`` (in
+    ``commas``), ``optional`` or ``none``; values no answer gives are left out."""
+    required = [0] * (n_markers + 1)
+    optional = [0] * (n_markers + 1)
+    for answer in answers:
+        for marker in answer["commas"]:
+            required[marker] += 1
+        for marker in answer["optional"]:
+            optional[marker] += 1
+    counts = []
+    for marker in range(1, n_markers + 1):
+        given = dict(zip(MARKER_VALUES, (required[marker], optional[marker],
+                                         len(answers) - required[marker] - optional[marker])))
+        counts.append({value: count for value, count in given.items() if count})
+    return counts
+
+
+def agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    marker_units: list[dict[str, int]] = []
+    required_sets: list[Counter] = []
+    for item, answers in table.answered:
+        marker_units.extend(marker_counts(answers, len(markers(item["sentence_with_positions"]))))
+        required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
+    figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
+    figures.add("exact_set_agreement", lambda: observed_agreement(required_sets))
+    figures.add("masi_alpha", lambda: alpha(required_sets, masi_distances))
+
+
+def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    winners = []
+    for counts in marker_counts(answers, len(markers(item["sentence_with_positions"]))):
+        value, count = max(counts.items(), key=lambda pair: pair[1])
+        if 2 * count <= len(answers):
+            return None, "no majority"
+        winners.append(value)
+    return {
+        "commas": [marker for marker, value in enumerate(winners, start=1) if value == "required"],
+        "optional": [marker for marker, value in enumerate(winners, start=1) if value == "optional"],
+    }, None

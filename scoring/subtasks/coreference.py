@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
-from scoring.choice import ANSWER_FIELDS, COUNT_NAMES, LABELS, check_answer, combine, line_counts, normalise
+from scoring.choice import (ANSWER_FIELDS, COUNT_NAMES, LABELS, agreement_figures, answer_value, check_answer, combine,
+                            line_counts, majority, normalise)
 from scoring.problems import Problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "LABELS", "check_answer", "combine", "line_counts", "normalise",
+           "agreement_figures", "answer_value", "majority",
            "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "marks", "check_input"]
 
 NUMBER = 4

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from scoring.metrics import ratio
+from collections import Counter
+
+from scoring.metrics import column_totals, ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, Undefined, nominal_alpha, strict_majority
 
 NUMBER = 5
 TITLE = "Universal discourse parsing"
@@ -215,6 +218,10 @@ def line_counts(gold: dict, prediction: dict | None) -> tuple[int, ...]:
     return (labelled, unlabelled, len(dependents), int(root_right), int(valid), 0)
 
 
+# The figures besides the main score that `score --ci` gives an interval for.
+INTERVAL_FIGURES = ("las", "uas", "root_accuracy", "tree_validity")
+
+
 def combine(totals: tuple[int, ...], n_lines: int) -> dict:
     labelled, unlabelled, attachments, root_right, valid, missing = totals
     return {
@@ -227,3 +234,76 @@ def combine(totals: tuple[int, ...], n_lines: int) -> dict:
         "n_gold": n_lines,
         "n_missing": missing,
     }
+
+
+# Agreement: pairwise UAS and LAS, for each ordered pair (R, P) of distinct files over the
+# passages both answered validly, of P with R as gold exactly as the metric computes them
+# (pooled over R's non-root DUs); pairs without such a passage or non-root DU are left out;
+# the mean over the other pairs. Head alpha (nominal; units = (passage, du_id) for every DU
+# of the passage; value = the head, the root written ROOT) and labelled alpha (value = head
+# and relation together). The majority answer: every DU's (head, relation) given by more
+# than half of the answers, and together a valid tree.
+ROOT = "ROOT"
+
+
+def answer_value(answer: dict) -> frozenset:
+    """A tree by its attachments, whatever the order of its DUs."""
+    return frozenset((unit["du_id"], unit["head"], unit["relation"]) for unit in answer["discourse_units"])
+
+
+def _attachments(answer: dict) -> dict[str, tuple[str, str | None]]:
+    """du_id -> (head, relation) of a valid answer, the root's head written ROOT."""
+    return {unit["du_id"]: (ROOT if unit["head"] is None else unit["head"], unit["relation"])
+            for unit in answer["discourse_units"]}
+
+
+def _pairwise(table: AnswerTable) -> tuple[list[float], list[float]]:
+    """UAS and LAS of every ordered pair of files that share a passage with a non-root DU."""
+    uas, las = [], []
+    for reference_index, reference in enumerate(table.files):
+        for other_index, other in enumerate(table.files):
+            if other_index == reference_index:
+                continue
+            common = [item["id"] for item in table.items if item["id"] in reference and item["id"] in other]
+            rows = [line_counts(reference[item_id], other[item_id]) for item_id in common]
+            figures = combine(column_totals(rows, len(COUNT_NAMES)), len(common))
+            if figures["n_attachments"]:
+                uas.append(figures["uas"])
+                las.append(figures["las"])
+    return uas, las
+
+
+def agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    uas, las = _pairwise(table)
+
+    def mean_over_pairs(values: list[float]) -> float:
+        if not values:
+            raise Undefined("no two files answer a passage with a non-root DU validly")
+        return sum(values) / len(values)
+
+    figures.add("pairwise_uas", lambda: mean_over_pairs(uas))
+    figures.add("pairwise_las", lambda: mean_over_pairs(las))
+    head_units: list[Counter] = []
+    labelled_units: list[Counter] = []
+    for item, answers in table.answered:
+        trees = [_attachments(answer) for answer in answers]
+        for unit in item["discourse_units"]:
+            given = [tree[unit["du_id"]] for tree in trees]
+            head_units.append(Counter(head for head, _ in given))
+            labelled_units.append(Counter(given))
+    figures.add("head_alpha", lambda: nominal_alpha(head_units))
+    figures.add("labelled_alpha", lambda: nominal_alpha(labelled_units))
+
+
+def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    trees = [_attachments(answer) for answer in answers]
+    units = []
+    for unit in item["discourse_units"]:
+        winner = strict_majority([tree[unit["du_id"]] for tree in trees])
+        if winner is None:
+            return None, "no majority"
+        head, relation = winner
+        units.append({"du_id": unit["du_id"], "head": None if head == ROOT else head, "relation": relation})
+    if tree_problems([unit["du_id"] for unit in item["discourse_units"]], units):
+        return None, "invalid tree"
+    return {"discourse_units": units}, None

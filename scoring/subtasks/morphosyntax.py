@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scoring.metrics import prf, ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, Undefined, majority_by_value, nominal_alpha
 from scoring.text import clean_text
 
 NUMBER = 1
@@ -76,3 +79,35 @@ def combine(totals: tuple[int, ...], n_lines: int) -> dict:
         "n_gold": n_lines,
         "n_missing": missing,
     }
+
+
+# Agreement: nominal alpha on the label; correction agreement over all unordered pairs of
+# answers to the same item that both say NIEPOPRAWNE, pooled over items: the share whose
+# normalised corrections are equal. The majority answer is the (label, normalised correction)
+# more than half of the answers give.
+
+def answer_value(answer: dict) -> tuple[str, str]:
+    return answer["answer"], answer["corrected_sentence"]
+
+
+def agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    answered = table.answered
+    figures.add("label_alpha", lambda: nominal_alpha(Counter(answer["answer"] for answer in answers) for _, answers in answered))
+    pairs = equal_pairs = 0
+    for _, answers in answered:
+        corrections = Counter(answer["corrected_sentence"] for answer in answers if answer["answer"] == INCORRECT)
+        given = sum(corrections.values())
+        pairs += given * (given - 1) // 2
+        equal_pairs += sum(count * (count - 1) // 2 for count in corrections.values())
+
+    def correction_agreement() -> float:
+        if not pairs:
+            raise Undefined(f"no two valid answers to the same item both say {INCORRECT}")
+        return equal_pairs / pairs
+
+    figures.add("correction_agreement", correction_agreement)
+    figures.add("correction_agreement_n_pairs", lambda: pairs)
+
+
+def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return majority_by_value(answers, answer_value)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+from collections import Counter
+
 from scoring.metrics import ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, majority_by_value, nominal_alpha, observed_agreement
 from scoring.text import clean_text
 
 NUMBER = 2
@@ -66,3 +69,20 @@ def combine(totals: tuple[int, ...], n_lines: int) -> dict:
         "n_gold": n_lines,
         "n_missing": missing,
     }
+
+
+# Agreement: nominal alpha and observed agreement on the normalised answer; the majority
+# answer is the normalised answer more than half of the answers give.
+
+def answer_value(answer: dict) -> str:
+    return answer["answer"]
+
+
+def agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
+    figures.add("alpha", lambda: nominal_alpha(counts))
+    figures.add("observed_agreement", lambda: observed_agreement(counts))
+
+
+def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return majority_by_value(answers, answer_value)

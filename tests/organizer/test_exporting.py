@@ -141,12 +141,12 @@ def test_load_demo_twice_is_harmless(capsys):
     call_command("load_demo")
 
     assert (Dataset.objects.count(), Item.objects.count(), GoldAnswer.objects.count(), Assignment.objects.count()) == counts
-    assert Dataset.objects.count() == 6
-    assert list(Dataset.objects.filter(gold_synthetic=True).values_list("subtask", flat=True)) == ["discourse"]
+    assert Dataset.objects.count() == 12
+    assert sorted(Dataset.objects.filter(gold_synthetic=True).values_list("name", flat=True)) == [
+        "demo-answered-discourse", "demo-discourse"]
     for dataset in Dataset.objects.all():
         assert Assignment.objects.filter(dataset=dataset).count() == 3 * dataset.items.count()
-    assert set(Assignment.objects.values_list("annotator__username", flat=True).distinct()) == {
-        "annotator1",
-        "annotator2",
-        "annotator3",
-    }
+    assert set(Assignment.objects.filter(dataset__name__startswith="demo-answered-")
+               .values_list("annotator__username", flat=True).distinct()) == {"rater1", "rater2", "rater3"}
+    assert set(Assignment.objects.exclude(dataset__name__startswith="demo-answered-")
+               .values_list("annotator__username", flat=True).distinct()) == {"annotator1", "annotator2", "annotator3"}

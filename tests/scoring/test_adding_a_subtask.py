@@ -1,15 +1,17 @@
 """Adding a subtask touches the registry only: a toy subtask, its module and schemas held in
-memory, goes through check-inputs -> validate -> score of ``python -m scoring`` and the
-app's answer checks with no other code knowing of it."""
+memory, goes through check-inputs -> validate -> score -> agreement -> majority of
+``python -m scoring`` and the app's answer checks with no other code knowing of it."""
 
 import json
 import types
+from collections import Counter
 
 import pytest
 
 from scoring.__main__ import main
 from scoring.metrics import ratio
 from scoring.problems import Problem
+from scoring.reliability import AnswerTable, Figures, majority_by_value, observed_agreement
 from scoring.subtasks import SUBTASKS, subtask_from_module
 from scoring.validation import answer_problems, draft_problems, submission_line, validator
 
@@ -44,6 +46,19 @@ def _combine(totals: tuple[int, ...], n_lines: int) -> dict:
     return {"score": ratio(correct, n_lines), "accuracy": ratio(correct, n_lines), "n_gold": n_lines, "n_missing": missing}
 
 
+def _answer_value(answer: dict) -> str:
+    return answer["answer"]
+
+
+def _agreement_figures(table: AnswerTable, figures: Figures) -> None:
+    counts = [Counter(answer["answer"] for answer in answers) for _, answers in table.answered]
+    figures.add("observed_agreement", lambda: observed_agreement(counts))
+
+
+def _majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return majority_by_value(answers, _answer_value)
+
+
 def _module() -> types.ModuleType:
     module = types.ModuleType(KEY)
     module.NUMBER = 7
@@ -55,6 +70,9 @@ def _module() -> types.ModuleType:
     module.COUNT_NAMES = ("correct", "missing")
     module.line_counts = _line_counts
     module.combine = _combine
+    module.agreement_figures = _agreement_figures
+    module.majority = _majority
+    module.answer_value = _answer_value
     return module
 
 
@@ -100,6 +118,18 @@ def test_a_toy_subtask_goes_through_check_inputs_validate_and_score(toy_subtask,
     assert output[:2] == [f"{inputs} and {gold}: valid {KEY} inputs, 3 items", f"{pred}: valid {KEY} submission, 2 answers"]
     assert json.loads(output[2]) == {"subtask": KEY, "score": 1 / 3, "accuracy": 1 / 3, "n_gold": 3, "n_missing": 1,
                                      "n_answer_faults": 0}
+
+
+def test_a_toy_subtask_goes_through_agreement_and_majority(toy_subtask, tmp_path, capsys):
+    inputs = write_jsonl(tmp_path / "inputs.jsonl", {"id": "1", "word": "kajak"}, {"id": "2", "word": "kot"})
+    first = write_jsonl(tmp_path / "a.jsonl", {"id": "1", "answer": "tak"}, {"id": "2", "answer": "nie"})
+    second = write_jsonl(tmp_path / "b.jsonl", {"id": "1", "answer": "tak"}, {"id": "2", "answer": "tak"})
+    assert main(["agreement", KEY, "--inputs", inputs, "--pred", first, second, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"n_items": 2, "n_answers": 4, "observed_agreement": 0.5, "reasons": {}}
+    out = tmp_path / "majority.jsonl"
+    assert main(["majority", KEY, "--inputs", inputs, "--pred", first, second, "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == '{"id": "1", "answer": "tak"}\n'
+    assert capsys.readouterr().err == "2: no majority\n"
 
 
 def test_a_toy_subtasks_faults_name_file_line_and_field(toy_subtask, tmp_path, capsys):

@@ -9,6 +9,7 @@ from annotation.management.commands._common import DataCommand, source_file
 from annotation.models import Dataset
 from annotation.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER
 from annotation.services.assigning import assign
+from annotation.services.demo_answers import submit_demo_answers
 from annotation.services.importing import import_dataset
 from scoring.subtasks import SUBTASK_KEYS
 
@@ -20,6 +21,9 @@ DEMO_USERS = (
     ("annotator2", ANNOTATOR),
     ("annotator3", ANNOTATOR),
 )
+# The demo raters have already answered the "demo-answered-*" datasets (so that agreement
+# and adjudication have something to show); the demo annotators' own queues stay fresh.
+DEMO_RATERS = ("rater1", "rater2", "rater3")
 PER_ITEM = 3
 
 
@@ -27,7 +31,8 @@ class Command(DataCommand):
     help = (
         "Demo only: create demo accounts (one organizer, one adjudicator, three annotators), import "
         "the sample data of every subtask with its gold and assign each dataset to the three "
-        "annotators. Running it again changes nothing."
+        "annotators; import it once more as demo-answered-<subtask>, answered by three demo raters "
+        "with realistic disagreements. Running it again changes nothing."
     )
     refused_outcome = "the demo is not loaded"
 
@@ -47,9 +52,15 @@ class Command(DataCommand):
                 dataset = self._dataset(data_dir / subtask, subtask, users["organizer"])
                 result = assign(dataset, annotators, PER_ITEM)
                 self.stdout.write(f"  {dataset.name}: {result.total_added} assignments added")
+            raters = [self._user(username, ANNOTATOR) for username in DEMO_RATERS]
+            for subtask in SUBTASK_KEYS:
+                dataset = self._dataset(data_dir / subtask, subtask, users["organizer"], f"demo-answered-{subtask}")
+                added = submit_demo_answers(dataset, raters)
+                self.stdout.write(f"  {dataset.name}: {added} answers of the demo raters added")
         self.stdout.write("Demo accounts (demo only; never use these on a real server):")
         for username, role in DEMO_USERS:
             self.stdout.write(f"  {username:<12} {role:<12} password: {DEMO_PASSWORD}")
+        self.stdout.write(f"  {', '.join(DEMO_RATERS)}: annotators who have answered the demo-answered-* datasets")
 
     def _user(self, username: str, role: str) -> User:
         user, _created = User.objects.get_or_create(username=username)
@@ -59,8 +70,8 @@ class Command(DataCommand):
         user.groups.set([Group.objects.get_or_create(name=role)[0]])
         return user
 
-    def _dataset(self, folder: Path, subtask: str, organizer: User) -> Dataset:
-        name = f"demo-{subtask}"
+    def _dataset(self, folder: Path, subtask: str, organizer: User, name: str | None = None) -> Dataset:
+        name = name or f"demo-{subtask}"
         existing = Dataset.objects.filter(name=name).first()
         if existing is not None:
             self.stdout.write(f"{name}: exists, kept")
