@@ -48,3 +48,17 @@ class ReleaseForm(forms.Form):
 
 class ResolveFlagForm(forms.Form):
     note = forms.CharField(label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class ModelSubmissionForm(forms.Form):
+    name = forms.CharField(label=_("Model name"), max_length=100)
+    submission = forms.FileField(label=_("Submission (JSONL, every item answered)"))
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(label=_("Campaign name"), max_length=100)
+    datasets = forms.ModelMultipleChoiceField(
+        label=_("Datasets (one per subtask)"),
+        queryset=Dataset.objects.order_by("subtask", "name"),
+        widget=forms.CheckboxSelectMultiple,
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.views import annotating, home, organizer
+from annotation.views import annotating, home, organizer, reports
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -14,5 +14,8 @@ urlpatterns = [
     path("organize/<int:pk>/agreement/", organizer.dataset_agreement, name="organizer_agreement"),
     path("organize/<int:pk>/gold/", organizer.import_gold_upload, name="organizer_import_gold"),
     path("organize/<int:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),
+    path("organize/<int:pk>/report/", reports.dataset_report_page, name="organizer_report"),
+    path("organize/campaigns/", reports.campaign_list, name="organizer_campaigns"),
+    path("organize/campaigns/<int:pk>/", reports.campaign_page, name="organizer_campaign"),
     path("organize/<int:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),
 ]

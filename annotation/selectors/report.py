@@ -21,9 +21,12 @@ from django.utils import timezone
 
 from annotation.errors import Refused
 from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.selectors.agreement import dataset_answers
 from annotation.services.exporting import build_submission, jsonl_bytes
+from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import compare_files, score_files
+from scoring.intervals import interval_keys
 from scoring.jsonl import read_jsonl
 from scoring.subtasks import SUBTASK_KEYS, get_subtask
 
@@ -32,9 +35,9 @@ DEFAULT_SEED = 0
 SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
 SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
 HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
+# Figures of `score --json` that are not secondary metrics.
+SCORE_KEYS = {"score", "ci_low", "ci_high", "coverage"}
 MEAN_NO_INTERVAL = "the mean of several annotators' scores is no one submission, so it has no bootstrap interval"
-# The figures with an interval under --ci: the main score, and for discourse four more.
-INTERVAL_FIGURES = {"discourse": ("las", "uas", "root_accuracy", "tree_validity")}
 
 
 @dataclass(frozen=True)
@@ -103,12 +106,6 @@ def _predictions(data: bytes, filename: str) -> dict[str, dict]:
     return {line.record["id"]: line.record for line in lines}
 
 
-def _interval_keys(subtask: str) -> list[tuple[str, str, str]]:
-    return [("score", "ci_low", "ci_high")] + [
-        (figure, f"{figure}_ci_low", f"{figure}_ci_high") for figure in INTERVAL_FIGURES.get(subtask, ())
-    ]
-
-
 def score_source(dataset: Dataset, gold: list[dict], gold_data: bytes, gold_name: str, exported: Exported,
                  resamples: int, seed: int) -> dict:
     """One source's row of the report: what `score --json --ci` prints for its export, and the
@@ -124,13 +121,15 @@ def score_source(dataset: Dataset, gold: list[dict], gold_data: bytes, gold_name
     scored_gold = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
     return row | {
         "score": metrics["score"],
-        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in _interval_keys(dataset.subtask)},
+        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in interval_keys(get_subtask(dataset.subtask))},
         "n_scored": metrics["n_gold"],
         "n_missing": metrics["n_missing"],
         "n_answered": len(pred),
         "coverage": len([record for record in gold if record["id"] in pred]) / len(gold),
         "answer_faults": len(scored.answer_faults),
         "metrics": metrics,
+        "secondary": {name: value for name, value in metrics.items()
+                      if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
         "breakdown": breakdown(dataset.subtask, scored_gold, pred),
     }
 
@@ -160,32 +159,24 @@ def _time_figures(active_ms: list[int]) -> dict:
             "total_hours": float(seconds.sum()) / 3600}
 
 
-def time_report(dataset: Dataset) -> dict:
-    """Active time per submitted answer: median and interquartile range (numpy's linear
-    percentiles) per annotator and overall, and the annotators' total hours."""
-    per_annotator: dict[str, list[int]] = defaultdict(list)
-    for username, active_ms in Annotation.objects.filter(
-        item__dataset=dataset, status=Annotation.Status.SUBMITTED
-    ).values_list("annotator__username", "active_ms").order_by("annotator__username", "item__ordinal"):
-        per_annotator[username].append(active_ms)
-    everyone = [value for values in per_annotator.values() for value in values]
+def time_report(active_ms: dict[str, list[int]]) -> dict:
+    """Active time per submitted answer (``active_ms``: username -> milliseconds of each):
+    median and interquartile range (numpy's linear percentiles) per annotator and overall,
+    and the annotators' total hours."""
+    everyone = [value for values in active_ms.values() for value in values]
     overall = _time_figures(everyone)
     return {
-        "per_annotator": [{"annotator": name, **_time_figures(values)} for name, values in sorted(per_annotator.items())],
+        "per_annotator": [{"annotator": name, **_time_figures(values)} for name, values in sorted(active_ms.items())],
         "overall": overall,
         "total_hours": overall["total_hours"],
         "active_seconds": [value / 1000 for value in everyone],
     }
 
 
-def agreement_report(dataset: Dataset) -> dict:
-    """The agreement figures beside the scores (not part of this application yet)."""
-    return {"available": False, "reason": "agreement figures are not part of this application yet"}
-
-
 def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
     """Everything the report of ``dataset`` says, as plain JSON values."""
     gold, gold_data, gold_name = gold_file(dataset)
+    answers = dataset_answers(dataset)
     humans = annotator_sources(dataset) + pooled_sources(dataset)
     models = model_sources(dataset)
     rows = []
@@ -218,8 +209,9 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "confidence": 0.95,
         "sources": rows,
         "comparisons": comparisons,
-        "time": time_report(dataset),
-        "agreement": agreement_report(dataset),
+        "time": time_report(answers.active_ms),
+        # What `python -m scoring agreement --json` prints for the annotators' exports.
+        "agreement": agreement_figures(dataset.subtask, answers.table),
     }
 
 
@@ -266,6 +258,7 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
     for key in SUBTASK_KEYS:
         report = reports.get(key)
         row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
+               "dataset_id": report["dataset_id"] if report else None,
                "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None}
         cells = campaign_cells(report) if report else {}
         if report and report["gold_synthetic"]:
