@@ -56,3 +56,12 @@ class StaleVersion(Refused):
 
 class NotExportable(Refused):
     """The stored answers do not make a valid submission file."""
+
+
+class NothingToExport(NotExportable):
+    """The source has no answer to export: said instead of giving an empty file."""
+
+    def __init__(self, source: str, dataset_name: str, n_left_out: int) -> None:
+        message = _("The %(source)s export of %(dataset)s has nothing in it (%(left_out)s items left out).") % {
+            "source": source, "dataset": dataset_name, "left_out": n_left_out}
+        super().__init__([Problem("source", message)])

@@ -1,11 +1,16 @@
-"""How a refusal of a service answers over HTTP, the same on pages and in the API.
+"""How a refusal of a service answers over HTTP, the same on pages and in the API; how an
+export is downloaded, the same on its page and in the API.
 
 A refused answer or file is 422 (Unprocessable Content); a save based on an old version and
 answers that cannot be exported conflict with what is stored (409); a frozen dataset forbids
 the change (403).
 """
 
+from django.http import StreamingHttpResponse
+from django.utils.http import content_disposition_header
+
 from annotation.errors import DatasetFrozen, NotExportable, Refused, StaleVersion
+from annotation.services.exporting import Export
 
 STATUS = {StaleVersion: 409, NotExportable: 409, DatasetFrozen: 403}
 REFUSED = 422
@@ -22,3 +27,15 @@ def refusal_data(refused: Refused) -> dict:
     if isinstance(refused, StaleVersion):
         data["current_version"] = refused.current.version
     return data
+
+
+def export_download(export: Export, left_out: bool = False) -> StreamingHttpResponse:
+    """The export's file (or its left-out list) as a streamed attachment."""
+    if left_out:
+        response = StreamingHttpResponse([export.left_out_bytes()], content_type="text/tab-separated-values; charset=utf-8")
+        filename = export.left_out_filename
+    else:
+        response = StreamingHttpResponse(export.chunks(), content_type=export.content_type)
+        filename = export.filename
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response

@@ -17,5 +17,6 @@ urlpatterns = [
     path("organize/<int:pk>/report/", reports.dataset_report_page, name="organizer_report"),
     path("organize/campaigns/", reports.campaign_list, name="organizer_campaigns"),
     path("organize/campaigns/<int:pk>/", reports.campaign_page, name="organizer_campaign"),
+    path("organize/<int:pk>/exports/", organizer.dataset_exports, name="organizer_exports"),
     path("organize/<int:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),
 ]

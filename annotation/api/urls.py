@@ -10,6 +10,7 @@ urlpatterns = [
     path("datasets/<int:pk>/agreement/", views.dataset_agreement, name="api_dataset_agreement"),
     path("datasets/<int:pk>/report", views.dataset_report, name="api_dataset_report"),
     path("campaigns/<int:pk>/report", views.campaign_report, name="api_campaign_report"),
+    path("datasets/<int:pk>/export", views.dataset_export, name="api_dataset_export"),
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<int:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", obtain_auth_token, name="api_token"),

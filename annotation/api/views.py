@@ -25,13 +25,14 @@ from annotation.api.serializers import (
     RefusalSerializer,
 )
 from annotation.errors import Refused
-from annotation.http import refusal_data, refusal_status
+from annotation.http import export_download, refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Campaign, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
 from annotation.selectors import report as report_selectors
 from annotation.selectors.agreement import agreement_report
 from annotation.services import annotating
+from annotation.services.exporting import FORMATS, build_export
 
 
 class Pages(PageNumberPagination):
@@ -86,6 +87,26 @@ def dataset_agreement(request: Request, pk: int) -> Response:
     _require(request, ORGANIZER)
     report = agreement_report(get_object_or_404(Dataset, pk=pk))
     return Response(AgreementSerializer(report).data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("source", str, required=True, description="annotator:NAME, majority or all"),
+        OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
+        OpenApiParameter("left_out", bool, description="the items the export leaves out (id, reason; tab-separated) instead"),
+    ],
+    responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
+)
+@api_view(["GET"])
+def dataset_export(request: Request, pk: int):
+    """Organizers: one source of the dataset's answers as a file, checked by the scorer (streamed)."""
+    _require(request, ORGANIZER)
+    dataset = get_object_or_404(Dataset, pk=pk)
+    try:
+        export = build_export(dataset, request.query_params.get("source", ""), request.query_params.get("file_format", "jsonl"))
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    return export_download(export, left_out=request.query_params.get("left_out") in ("1", "true"))
 
 
 def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:

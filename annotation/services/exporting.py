@@ -1,22 +1,46 @@
-"""Export of one annotator's submitted answers as a benchmark submission file.
+"""Exports of a dataset's answers, one per source, as files the benchmark's scorer accepts.
 
-Lines are built by `scoring.submission_line` in input order and the whole file is checked by
-`scoring.check_submission(partial=True)` (what `python -m scoring validate --partial` does)
-before anything is written; a file on disk is written under a temporary name and renamed
-when complete, so a failure never leaves half a file.
+Sources (``build_export``):
+
+- ``annotator:NAME``: that annotator's submitted answers (``build_submission``); their assigned
+  items without one are left out and listed;
+- ``majority``: what `python -m scoring majority` gives for the per-annotator exports
+  (``scoring.agreement.majority_answer`` over the same answers); items without a majority are
+  left out and listed with the reason;
+- ``all``: one record per submitted answer (drafts excluded) with its metadata, as JSONL or CSV.
+
+Submission lines are built by `scoring.submission_line` in input order and the whole file is
+checked by `scoring.check_submission(partial=True)` (what `python -m scoring validate
+--partial --inputs` does) before anyone receives it. A file on disk is written under a
+temporary name and renamed when complete, so a failure never leaves half a file; a download
+streams the checked bytes.
 """
 
+import csv
+import io
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.models import User
+from django.db.models import Count, OuterRef, Subquery
+from django.utils.translation import gettext as _
 
-from annotation.errors import NotExportable
-from annotation.models import Annotation, Assignment, Dataset
+from annotation.errors import NotExportable, NothingToExport, Refused
+from annotation.models import Annotation, AnnotationRevision, Assignment, Dataset, Flag
+from scoring.agreement import majority_answer
+from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
+
+SOURCE_KINDS = ("annotator", "majority", "all")
+FORMATS = ("jsonl", "csv")
+CONTENT_TYPES = {"jsonl": "application/jsonl; charset=utf-8", "csv": "text/csv; charset=utf-8"}
+CHUNK_BYTES = 64 * 1024
+# The columns of the ``all`` export, in order.
+ALL_FIELDS = ("id", "annotator", "answer", "version", "revisions", "active_ms", "submitted_at", "flags")
 
 
 @dataclass(frozen=True)
@@ -56,25 +80,165 @@ def build_submission(dataset: Dataset, annotator: User) -> Submission:
         if external_id not in answered
     ]
     submission = Submission(dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered)
-    inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
-    _records, problems = check_submission(
-        dataset.subtask, submission.to_bytes(), submission.filename, inputs, partial=True
-    )
-    if problems:
-        raise NotExportable(problems)
+    checked_submission(dataset, lines, submission.filename)
     return submission
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder, then rename."""
+def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write `data` (bytes or pieces of it) to `path` through a temporary file in the same
+    folder, then rename."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            for piece in [data] if isinstance(data, bytes) else data:
+                out.write(piece)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+@dataclass(frozen=True)
+class Export:
+    """One source of a dataset, checked: the file's bytes, how many records it holds, and the
+    items left out of it with the reason (external id, reason)."""
+
+    dataset: Dataset
+    source: str
+    format: str
+    data: bytes
+    n_records: int
+    left_out: list[tuple[str, str]]
+
+    @property
+    def filename(self) -> str:
+        kind = "answers" if self.source == "all" else "submission"
+        return f"{self.dataset.name}.{self.source.replace(':', '-')}.{kind}.{self.format}"
+
+    @property
+    def left_out_filename(self) -> str:
+        return f"{self.dataset.name}.{self.source.replace(':', '-')}.left-out.tsv"
+
+    @property
+    def content_type(self) -> str:
+        return CONTENT_TYPES[self.format]
+
+    def chunks(self) -> Iterator[bytes]:
+        """The file in pieces of CHUNK_BYTES, for a streamed download or write."""
+        return (self.data[start:start + CHUNK_BYTES] for start in range(0, len(self.data), CHUNK_BYTES))
+
+    def left_out_bytes(self) -> bytes:
+        """The left-out items as tab-separated lines: external id, reason."""
+        return "".join(f"{external_id}\t{reason}\n" for external_id, reason in self.left_out).encode("utf-8")
+
+
+def parse_source(source: str) -> tuple[str, str]:
+    """(kind, username) of a source name; refuses an unknown one."""
+    kind, _colon, username = source.partition(":")
+    if kind not in SOURCE_KINDS or (kind == "annotator") != bool(username):
+        message = _("unknown source %(source)s; expected annotator:NAME, majority or all") % {"source": source}
+        raise Refused([Problem("source", message)])
+    return kind, username
+
+
+def export_sources(dataset: Dataset) -> list[str]:
+    """Every source of the dataset: each annotator with an assignment or answer, then majority and all."""
+    usernames = sorted(
+        set(Assignment.objects.filter(dataset=dataset).values_list("annotator__username", flat=True))
+        | set(Annotation.objects.filter(item__dataset=dataset).values_list("annotator__username", flat=True))
+    )
+    return [f"annotator:{username}" for username in usernames] + ["majority", "all"]
+
+
+def build_export(dataset: Dataset, source: str, format: str = "jsonl") -> Export:
+    """The export of ``source`` (see the module), checked; raises Refused (NotExportable when
+    the stored answers do not make a valid file)."""
+    kind, username = parse_source(source)
+    if format not in FORMATS or (format == "csv" and kind != "all"):
+        raise Refused.because(_("format %(format)s is not available for %(source)s; submissions are jsonl, all is jsonl or csv")
+                              % {"format": format, "source": source})
+    if kind == "annotator":
+        annotator = User.objects.filter(username=username).first()
+        if annotator is None:
+            raise Refused.because(_("no user named %(name)s") % {"name": username})
+        submission = build_submission(dataset, annotator)
+        left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
+        export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out)
+    elif kind == "majority":
+        export = majority_export(dataset)
+    else:
+        export = all_answers_export(dataset, format)
+    if not export.n_records:
+        raise NothingToExport(source, dataset.name, len(export.left_out))
+    return export
+
+
+def checked_submission(dataset: Dataset, lines: list[dict], filename: str) -> bytes:
+    """The submission file of ``lines``, checked against the dataset's inputs; raises NotExportable."""
+    data = jsonl_bytes(lines)
+    inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
+    _records, problems = check_submission(dataset.subtask, data, filename, inputs, partial=True)
+    if problems:
+        raise NotExportable(problems)
+    return data
+
+
+def majority_export(dataset: Dataset) -> Export:
+    """The majority answer of every item, from the answers the per-annotator exports hold."""
+    from annotation.selectors.agreement import dataset_answers  # the selector builds on this module
+
+    answers = dataset_answers(dataset)
+    lines, left_out = [], []
+    for item in answers.table.items:
+        answer, reason = majority_answer(dataset.subtask, answers.table.answers_of(item["id"]), item)
+        if answer is None:
+            left_out.append((item["id"], reason))
+        else:
+            lines.append(submission_line(dataset.subtask, item["id"], answer))
+    data = checked_submission(dataset, lines, f"{dataset.name}.majority.submission.jsonl")
+    return Export(dataset, "majority", "jsonl", data, len(lines), left_out)
+
+
+def all_answer_records(dataset: Dataset) -> Iterator[dict]:
+    """One record per submitted answer (drafts excluded), in input order then by annotator: one query."""
+    flags_raised = (
+        Flag.objects.filter(item=OuterRef("item"), raised_by=OuterRef("annotator"))
+        .values("item").annotate(count=Count("pk")).values("count")[:1]
+    )
+    rows = (
+        Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+        .annotate(revision_count=Count("revisions"), flag_count=Subquery(flags_raised))
+        .order_by("item__ordinal", "annotator__username")
+        .values_list("item__external_id", "annotator__username", "answer", "version", "revision_count",
+                     "active_ms", "submitted_at", "flag_count")
+    )
+    for external_id, username, answer, version, revisions, active_ms, submitted_at, flags in rows.iterator():
+        fields = submission_line(dataset.subtask, external_id, answer)
+        del fields["id"]
+        yield dict(zip(ALL_FIELDS, (external_id, username, fields, version, revisions, active_ms,
+                                    submitted_at.isoformat() if submitted_at else None, flags or 0)))
+
+
+def csv_bytes(records: Iterable[dict]) -> bytes:
+    """CSV (RFC 4180 line ends) of ``all`` records, the answer as one JSON column."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=ALL_FIELDS, lineterminator="\r\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({**record, "answer": json.dumps(record["answer"], ensure_ascii=False)})
+    return out.getvalue().encode("utf-8")
+
+
+def all_answers_export(dataset: Dataset, format: str) -> Export:
+    """Every submitted answer with its metadata, as JSONL or CSV."""
+    records = list(all_answer_records(dataset))
+    data = csv_bytes(records) if format == "csv" else jsonl_bytes(records)
+    return Export(dataset, "all", format, data, len(records), [])
+
+
+def write_export(export: Export, path: Path) -> None:
+    """Write the export's file to ``path`` (temporary name, then rename)."""
+    write_atomically(path, export.chunks())

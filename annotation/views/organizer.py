@@ -19,7 +19,7 @@ from annotation.forms import (
     ResolveFlagForm,
 )
 from annotation.errors import Refused
-from annotation.http import refusal_status
+from annotation.http import export_download, refusal_status
 from annotation.models import Dataset, Flag
 from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.agreement import agreement_report
@@ -30,7 +30,8 @@ from annotation.selectors.progress import (
     datasets_overview,
 )
 from annotation.services.assigning import assign, release
-from annotation.services.exporting import build_submission
+from annotation.selectors.exports import export_summaries
+from annotation.services.exporting import build_export, build_submission
 from annotation.services.importing import SourceFile, import_dataset, import_gold
 from annotation.services.organizing import resolve_flag, set_frozen
 
@@ -208,6 +209,29 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
         request,
         "annotation/organizer/export.html",
         {"dataset": dataset, "annotator": user, "submission": submission},
+    )
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_exports(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every export source of the dataset with its counts; ?source=S[&file_format=F] streams that
+    export's file, with &left_out=1 the list of the items it leaves out."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    source = request.GET.get("source")
+    problems, status = [], 200
+    if source:
+        try:
+            export = build_export(dataset, source, request.GET.get("file_format", "jsonl"))
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
+        else:
+            return export_download(export, left_out=bool(request.GET.get("left_out")))
+    return TemplateResponse(
+        request,
+        "annotation/organizer/exports.html",
+        {"dataset": dataset, "sources": export_summaries(dataset), "problems": problems},
+        status=status,
     )
 
 

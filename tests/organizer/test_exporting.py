@@ -41,7 +41,7 @@ def test_export_of_every_subtask_validates_with_the_scoring_cli(subtask, tmp_pat
     Annotation.objects.create(item=draft_item, annotator=annotator, answer={}, status="draft")
     out = tmp_path / "submission.jsonl"
 
-    call_command("export_submission", dataset.name, "--annotator", annotator.username, "-o", str(out))
+    call_command("export_submission", dataset.name, "--source", f"annotator:{annotator.username}", "-o", str(out))
 
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     ordinals = dict(Item.objects.filter(dataset=dataset).values_list("external_id", "ordinal"))
@@ -50,8 +50,8 @@ def test_export_of_every_subtask_validates_with_the_scoring_cli(subtask, tmp_pat
     assert draft_item.external_id not in {line["id"] for line in lines}
     err = capsys.readouterr().err
     assigned = Assignment.objects.filter(dataset=dataset, annotator=annotator).count()
-    assert err.count("unanswered: ") == assigned - len(submitted)
-    assert f"unanswered: {draft_item.external_id}" in err
+    assert err.count(": unanswered") == assigned - len(submitted)
+    assert f"left out: {draft_item.external_id}: unanswered" in err
 
     checked = scoring_validate(subtask, out)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -70,7 +70,7 @@ def test_an_invalid_stored_answer_refuses_the_export_and_leaves_the_old_file(tmp
     out.write_text("previous export\n")
 
     with pytest.raises(CommandError, match="nothing written"):
-        call_command("export_submission", dataset.name, "--annotator", annotator.username, "-o", str(out))
+        call_command("export_submission", dataset.name, "--source", f"annotator:{annotator.username}", "-o", str(out))
 
     assert "commas" in capsys.readouterr().err
     assert out.read_text() == "previous export\n"
@@ -89,7 +89,7 @@ def test_a_failed_write_leaves_no_half_file(tmp_path):
     target.mkdir()
 
     with pytest.raises(CommandError, match="cannot write"):
-        call_command("export_submission", dataset.name, "--annotator", annotator.username, "-o", str(target))
+        call_command("export_submission", dataset.name, "--source", f"annotator:{annotator.username}", "-o", str(target))
 
     assert [path.name for path in tmp_path.iterdir()] == ["taken"]
     assert list(target.iterdir()) == []

@@ -50,6 +50,9 @@ def organizer_urls(dataset: Dataset) -> list[str]:
         reverse("organizer_assign", args=[dataset.pk]),
         reverse("organizer_export", args=[dataset.pk, "ala"]),
         reverse("organizer_export", args=[dataset.pk, "ala"]) + "?download=1",
+        reverse("organizer_exports", args=[dataset.pk]),
+        reverse("organizer_exports", args=[dataset.pk]) + "?source=all",
+        reverse("organizer_exports", args=[dataset.pk]) + "?source=annotator:ala&left_out=1",
     ]
 
 
