@@ -12,17 +12,16 @@ as wrong).
 from __future__ import annotations
 
 import statistics
-from collections import defaultdict
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 import numpy as np
-from django.contrib.auth.models import User
 from django.utils import timezone
 
 from annotation.errors import Refused
-from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.selectors.agreement import dataset_answers
-from annotation.services.exporting import build_submission, jsonl_bytes
+from annotation.services.exporting import SOURCE_KINDS, build_export, export_sources, jsonl_bytes
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import compare_files, score_files
@@ -34,6 +33,9 @@ RESAMPLES = 1000
 DEFAULT_SEED = 0
 SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
 SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
+# The pooled human sources, scored on all gold; one without an export here is reported as missing.
+POOLED = ("majority", "adjudicated")
+NO_EXPORT = "this source has no export in the application yet, so it cannot be scored"
 HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
 # Figures of `score --json` that are not secondary metrics.
 SCORE_KEYS = {"score", "ci_low", "ci_high", "coverage"}
@@ -50,6 +52,7 @@ class Exported:
     filename: str
     data: bytes
     only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
+    left_out: Counter = field(default_factory=Counter)  # items the export leaves out, by reason
 
 
 @dataclass(frozen=True)
@@ -70,28 +73,23 @@ def gold_file(dataset: Dataset) -> tuple[list[dict], bytes, str]:
     return gold, jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
 
 
-def annotator_sources(dataset: Dataset) -> list[Exported | Unavailable]:
-    """Every annotator with a submitted answer, by username, as their export."""
-    annotators = User.objects.filter(
-        annotations__item__dataset=dataset, annotations__status=Annotation.Status.SUBMITTED
-    ).distinct().order_by("username")
+def human_sources(dataset: Dataset) -> list[Exported | Unavailable]:
+    """Every annotator's export and the pooled sources (majority, adjudicated), each as the
+    file its download holds (``annotation.services.exporting.build_export``)."""
     sources: list[Exported | Unavailable] = []
-    for annotator in annotators:
-        source = f"annotator:{annotator.username}"
-        try:
-            submission = build_submission(dataset, annotator)
-        except Refused as refused:
-            sources.append(Unavailable(source, "annotator", "; ".join(refused.messages)))
+    for source in [*(name for name in export_sources(dataset) if name.startswith("annotator:")), *POOLED]:
+        kind = source.partition(":")[0]
+        if kind not in SOURCE_KINDS:
+            sources.append(Unavailable(source, kind, NO_EXPORT))
             continue
-        sources.append(Exported(source, "annotator", annotator.username, submission.filename,
-                                submission.to_bytes(), only_answered=True))
+        try:
+            export = build_export(dataset, source)
+        except Refused as refused:
+            sources.append(Unavailable(source, kind, "; ".join(refused.messages)))
+            continue
+        sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export.data,
+                                only_answered=kind == "annotator", left_out=Counter(reason for _, reason in export.left_out)))
     return sources
-
-
-def pooled_sources(dataset: Dataset) -> list[Exported | Unavailable]:
-    """The majority and adjudicated sources (their exports are not part of this application yet)."""
-    reason = "this source has no export in the application yet, so it cannot be scored"
-    return [Unavailable("majority", "majority", reason), Unavailable("adjudicated", "adjudicated", reason)]
 
 
 def model_sources(dataset: Dataset) -> list[Exported]:
@@ -125,6 +123,7 @@ def score_source(dataset: Dataset, gold: list[dict], gold_data: bytes, gold_name
         "n_scored": metrics["n_gold"],
         "n_missing": metrics["n_missing"],
         "n_answered": len(pred),
+        "left_out": dict(exported.left_out),
         "coverage": len([record for record in gold if record["id"] in pred]) / len(gold),
         "answer_faults": len(scored.answer_faults),
         "metrics": metrics,
@@ -177,7 +176,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     """Everything the report of ``dataset`` says, as plain JSON values."""
     gold, gold_data, gold_name = gold_file(dataset)
     answers = dataset_answers(dataset)
-    humans = annotator_sources(dataset) + pooled_sources(dataset)
+    humans = human_sources(dataset)
     models = model_sources(dataset)
     rows = []
     for exported in [*humans, *models]:

@@ -37,7 +37,7 @@ REPORT_KEYS = {
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
-    "n_answered", "coverage", "answer_faults", "metrics", "secondary", "breakdown",
+    "n_answered", "left_out", "coverage", "answer_faults", "metrics", "secondary", "breakdown",
 }
 CAMPAIGN_KEYS = {
     "campaign", "campaign_id", "computed_at", "resamples", "seed", "confidence", "gold_synthetic", "columns",
@@ -106,7 +106,10 @@ def test_report_keys_and_figures_on_a_hand_made_dataset(wsd_dataset):
     # A 1, B 1, C: precision 1/2 recall 1 -> 2/3, D 0: (1 + 1 + 2/3) / 4.
     assert model["score"] == pytest.approx((2 + 2 / 3) / 4)
     assert (model["scored_on"], model["coverage"]) == ("all gold items", 1.0)
-    assert not rows["majority"]["available"] and rows["majority"]["reason"]
+    majority = rows["majority"]  # w1 A, w2 B; w3 split (D, C) and w4 answered once: left out, scored wrong
+    assert (majority["score"], majority["n_scored"], majority["n_missing"], majority["coverage"]) == (0.5, 4, 2, 0.5)
+    assert majority["left_out"] == {"no majority": 1, "one answer": 1}
+    assert not rows["adjudicated"]["available"] and rows["adjudicated"]["reason"]
     comparison = next(c for c in report["comparisons"] if c["human"] == "annotator:ann1")
     assert comparison["only_answered"] and comparison["n_scored"] == 3
     assert comparison["diff"] == pytest.approx(comparison["score_human"] - comparison["score_model"])
@@ -319,3 +322,19 @@ def test_the_command_prints_and_writes_every_format(wsd_dataset, tmp_path, capsy
     assert "annotator:ann1" in text and "## wsd-tiny: main score per source" in text
     with pytest.raises(CommandError):
         call_command("baseline_report", "no-such-dataset")
+
+
+@pytest.mark.parametrize("n_items", [4, 60])
+def test_the_report_page_runs_the_same_queries_at_two_sizes(n_items, django_assert_max_num_queries):
+    records = [wsd_record(number) for number in range(1, n_items + 1)]
+    dataset = make_dataset("wsd", records, gold=[{"id": r["id"], "answer": "ABCD"[i % 4]} for i, r in enumerate(records)])
+    for username in ("q1", "q2"):
+        annotator = make_user("annotator", username)
+        assign_in_order(dataset, annotator)
+        for record in records:
+            answer(dataset, annotator, record["id"], "A", 5000)
+    upload_model_submission(dataset=dataset, name="m", submission=SourceFile(
+        "m.jsonl", jsonl_bytes([{"id": r["id"], "answer": "B"} for r in records])))
+    client = organizer_client()
+    with django_assert_max_num_queries(30):
+        assert client.get(reverse("organizer_report", args=[dataset.pk])).status_code == 200
