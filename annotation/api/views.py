@@ -179,10 +179,14 @@ def annotation_detail(request: Request, pk: int) -> Response:
     return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)
 
 
-@extend_schema(
+# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
+report_schema = extend_schema(
     parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)")],
     responses=OpenApiTypes.OBJECT,
 )
+
+
+@report_schema
 @api_view(["GET"])
 def dataset_report(request: Request, pk: int) -> Response:
     """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`)."""
@@ -191,10 +195,7 @@ def dataset_report(request: Request, pk: int) -> Response:
     return Response(report_selectors.dataset_report(dataset, seed=_seed(request)))
 
 
-@extend_schema(
-    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)")],
-    responses=OpenApiTypes.OBJECT,
-)
+@report_schema
 @api_view(["GET"])
 def campaign_report(request: Request, pk: int) -> Response:
     """Organizers: the campaign table with every figure of its datasets' reports."""
