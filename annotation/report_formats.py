@@ -14,6 +14,7 @@ from annotation.report_plots import Plot
 
 SYNTHETIC_CELL = "—"
 NO_CELL = "n/a"
+SYNTHETIC_NOTE = "synthetic gold — not a human baseline: a dataset's gold is synthetic, its cells are empty (see the notes)"
 FORMATS = ("json", "md", "csv", "tex")
 CONTENT_TYPES = {
     "json": "application/json",
@@ -87,9 +88,9 @@ def _tex_table(headers: list[str], rows: list[list[str]], caption: str, notes: l
         *(" & ".join(tex_escape(cell) for cell in row) + r" \\" for row in rows),
         r"\bottomrule",
         r"\end{tabular}",
+        *(r"\par{\footnotesize " + tex_escape(note) + "}" for note in notes),
         r"\caption{" + tex_escape(caption) + "}",
         r"\end{table}",
-        *(f"% {note}" for note in notes),
     ]
     return "\n".join(lines) + "\n"
 
@@ -117,7 +118,7 @@ def _caption(table: dict) -> str:
 def campaign_csv(table: dict) -> str:
     """One row per (subtask, column) with every number, and the footnote."""
     headers = ["subtask", "dataset", "column", "score", "ci_low", "ci_high", "note"]
-    rows = []
+    rows = [[SYNTHETIC_NOTE]] if table["gold_synthetic"] else []
     for row in table["rows"]:
         note = table["footnotes"][row["footnote"] - 1]["text"] if row["footnote"] else ""
         for column in table["columns"]:
@@ -136,8 +137,8 @@ def campaign_file(table: dict, fmt: str) -> str:
         return campaign_csv(table)
     headers, rows = campaign_grid(table)
     if fmt == "tex":
-        return _tex_table(headers, rows, _caption(table), _campaign_notes(table))
-    banner = "**synthetic gold — not a human baseline** (see the notes)\n\n" if table["gold_synthetic"] else ""
+        return _tex_table(headers, rows, _caption(table), [SYNTHETIC_NOTE] * table["gold_synthetic"] + _campaign_notes(table))
+    banner = f"**{SYNTHETIC_NOTE}**\n\n" if table["gold_synthetic"] else ""
     notes = "\n".join(f"- {note}" for note in _campaign_notes(table))
     return f"# {table['campaign']}\n\n{banner}{_caption(table)}\n\n{_markdown_table(headers, rows)}\n\n{notes}\n"
 
@@ -149,7 +150,7 @@ def report_file(report: dict, plots: list[Plot], fmt: str) -> str:
         return json.dumps(report, ensure_ascii=False, indent=2)
     headers, rows = source_grid(report)
     if fmt == "csv":
-        return _csv(headers, rows)
+        return _csv(headers, ([[report["banner"]]] if report["banner"] else []) + rows)
     caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "
                f"({report['resamples']} resamples, seed {report['seed']}); computed {report['computed_at']}, "
                f"{'frozen' if report['frozen'] else 'not frozen'}")

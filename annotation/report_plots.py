@@ -88,9 +88,17 @@ def _render(figure: Figure, title: str, alt: str) -> str:
     return safe_svg(buffer.getvalue(), title, alt)
 
 
-def _figure(width: float, height: float) -> Figure:
+def _figure(report: dict, width: float, height: float) -> Figure:
+    """A figure; with synthetic gold, the banner is drawn on it too (the SVG is downloadable alone)."""
     with matplotlib.rc_context(RC):
-        return Figure(figsize=(width, height), layout="constrained")
+        figure = Figure(figsize=(width, height + (0.4 if report["banner"] else 0)), layout="constrained")
+        if report["banner"]:
+            figure.suptitle(report["banner"], color="#b05a00", fontweight="bold")
+        return figure
+
+
+def _title(report: dict, text: str) -> str:
+    return f"{report['banner']}: {text}" if report["banner"] else text
 
 
 def _number(value: float | None) -> str:
@@ -102,9 +110,9 @@ def scores_plot(report: dict) -> Plot | None:
     rows = [row for row in report["sources"] if row.get("available")]
     if not rows:
         return None
-    title = f"{report['dataset']}: main score per source (95% interval)"
+    title = _title(report, f"{report['dataset']}: main score per source (95% interval)")
     table = [[row["source"], row["score"], *row["intervals"]["score"]] for row in rows]
-    figure = _figure(6.4, 0.45 * len(rows) + 1.2)
+    figure = _figure(report, 6.4, 0.45 * len(rows) + 1.2)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         positions = list(range(len(rows)))[::-1]
@@ -126,8 +134,8 @@ def time_plot(report: dict) -> Plot | None:
     seconds = report["time"]["active_seconds"]
     if not seconds:
         return None
-    title = f"{report['dataset']}: active time per item"
-    figure = _figure(6.4, 3)
+    title = _title(report, f"{report['dataset']}: active time per item")
+    figure = _figure(report, 6.4, 3)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         counts, edges, _ = axes.hist(seconds, bins=min(30, max(5, len(seconds) // 5)), color="#1f4e79")
@@ -148,8 +156,8 @@ def confusion_plot(report: dict, row: dict) -> Plot | None:
         return None
     labels, columns = confusion["labels"], confusion["columns"]
     matrix = [[confusion["rows"][gold][answer] for answer in columns] for gold in labels]
-    title = f"{report['dataset']}, {row['source']}: confusion matrix"
-    figure = _figure(4.2, 3.6)
+    title = _title(report, f"{report['dataset']}, {row['source']}: confusion matrix")
+    figure = _figure(report, 4.2, 3.6)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         axes.imshow(matrix, cmap="Blues")
@@ -172,9 +180,9 @@ def relations_plot(report: dict, row: dict) -> Plot | None:
     pairs = row.get("breakdown", {}).get("relation_confusions")
     if not pairs:
         return None
-    title = f"{report['dataset']}, {row['source']}: relation confusions (head right, relation wrong)"
+    title = _title(report, f"{report['dataset']}, {row['source']}: relation confusions (head right, relation wrong)")
     names = [f"{pair['gold']} → {pair['predicted']}" for pair in pairs]
-    figure = _figure(6.4, 0.35 * len(pairs) + 1.2)
+    figure = _figure(report, 6.4, 0.35 * len(pairs) + 1.2)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         axes.barh(list(range(len(pairs)))[::-1], [pair["count"] for pair in pairs], color="#1f4e79")

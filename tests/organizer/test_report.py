@@ -185,9 +185,11 @@ def test_synthetic_gold_carries_the_banner_everywhere_and_no_campaign_number(wsd
     assert "synthetic gold — not a human baseline" in page
     report_json = json.loads(client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?format=json").content)
     assert report_json["gold_synthetic"] is True
-    for fmt in ("md", "tex"):
+    for fmt in ("md", "tex", "csv"):
         download = client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + f"?format={fmt}").content.decode()
-        assert "synthetic gold" in download, fmt
+        assert ("synthetic gold --- not" if fmt == "tex" else "synthetic gold — not a human baseline") in download, fmt
+    svg = client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?plot=scores").content.decode()
+    assert svg.count("synthetic gold — not a human baseline") >= 2  # drawn, and in the title
     table = campaign_report(campaign, resamples=50)
     assert set(table) == CAMPAIGN_KEYS
     rows = {row["subtask"]: row for row in table["rows"]}
@@ -202,9 +204,11 @@ def test_synthetic_gold_carries_the_banner_everywhere_and_no_campaign_number(wsd
     assert "0." not in wsd_line and "— [1]" in wsd_line
     assert "[1] wsd-tiny (wsd): the gold of this dataset is synthetic" in markdown
     csv_text = client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=csv").content.decode()
+    assert csv_text.splitlines()[1].startswith('"synthetic gold — not a human baseline')  # the first row
     assert all(line.split(",")[3] == "" for line in csv_text.splitlines() if line.startswith("wsd,"))
     tex = client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=tex").content.decode()
-    assert r"\toprule" in tex and r"\bottomrule" in tex and "---" in tex
+    assert r"\toprule" in tex and r"\bottomrule" in tex and "--- [1]" in tex
+    assert r"\par{\footnotesize synthetic gold --- not a human baseline" in tex
 
 
 def test_plots_are_svg_with_text_alternatives_and_data_tables(wsd_dataset):
