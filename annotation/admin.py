@@ -4,10 +4,14 @@ Records that make up the campaign's history (items, gold, answers and their revi
 read-only here: they are written by the import and annotation flows, which check them.
 """
 
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from rest_framework.authtoken.admin import TokenAdmin
+from rest_framework.authtoken.models import TokenProxy
 
 from annotation.models import (
     Annotation,
@@ -161,3 +165,28 @@ class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, OrganizerUserAdmin)
+
+
+class RevokeOnlyMixin(OrganizerOnlyMixin):
+    """Organizers see these records and delete them (revoke a token, lift a lock-out); they are
+    made by logging in, never here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class OrganizerTokenAdmin(RevokeOnlyMixin, TokenAdmin):
+    pass
+
+
+class OrganizerAccessAttemptAdmin(RevokeOnlyMixin, AccessAttemptAdmin):
+    pass
+
+
+admin.site.unregister(TokenProxy)
+admin.site.register(TokenProxy, OrganizerTokenAdmin)
+admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, OrganizerAccessAttemptAdmin)

@@ -1,11 +1,40 @@
 """Forms of the organizer pages. What the data must satisfy is checked by the services."""
 
 from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from django.contrib.auth.models import User
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from annotation.limits import MAX_COMMENT
 from annotation.models import SUBTASK_CHOICES, Dataset
 from annotation.roles import ANNOTATOR
+
+
+def upload_limit_sentence() -> str:
+    """The sentence the upload pages state, and refuse a larger file with."""
+    return gettext(
+        "The largest file this page takes is %(size)s; import a larger one with the command "
+        "“manage.py import_items” (see the README)."
+    ) % {"size": filesizeformat(settings.POLIS_MAX_UPLOAD_BYTES)}
+
+
+class UploadField(forms.FileField):
+    """A file field stating the upload limit; static/annotation/upload_limit.js refuses a
+    larger file in the browser before it is sent, the view refuses it from its Content-Length."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", lazy(upload_limit_sentence, str)())
+        super().__init__(**kwargs)
+
+    def widget_attrs(self, widget):
+        return {
+            **super().widget_attrs(widget),
+            "data-max-bytes": lazy(lambda: str(settings.POLIS_MAX_UPLOAD_BYTES), str)(),
+            "data-too-large": lazy(upload_limit_sentence, str)(),
+        }
 
 
 class ImportForm(forms.Form):
@@ -13,15 +42,15 @@ class ImportForm(forms.Form):
         label=_("Dataset name"), max_length=Dataset._meta.get_field("name").max_length
     )
     subtask = forms.ChoiceField(label=_("Subtask"), choices=SUBTASK_CHOICES)
-    inputs = forms.FileField(label=_("Inputs (JSONL)"))
-    gold = forms.FileField(label=_("Gold (JSONL, optional)"), required=False)
+    inputs = UploadField(label=_("Inputs (JSONL)"))
+    gold = UploadField(label=_("Gold (JSONL, optional)"), required=False)
     gold_synthetic = forms.BooleanField(
         label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
     )
 
 
 class GoldForm(forms.Form):
-    gold = forms.FileField(label=_("Gold (JSONL)"))
+    gold = UploadField(label=_("Gold (JSONL)"))
     gold_synthetic = forms.BooleanField(
         label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
     )
@@ -47,7 +76,9 @@ class ReleaseForm(forms.Form):
 
 
 class ResolveFlagForm(forms.Form):
-    note = forms.CharField(label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    note = forms.CharField(
+        label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_COMMENT
+    )
 
 
 class ModelSubmissionForm(forms.Form):

@@ -13,15 +13,23 @@ UNSTORABLE = "holds the character U+0000, an unpaired surrogate or a number too 
 
 
 def unstorable(value: object) -> bool:
-    """Whether ``value`` (a parsed JSON value or a string) holds anything the database refuses."""
-    if isinstance(value, str):
-        return _UNSTORABLE_CHARACTER.search(value) is not None
-    if isinstance(value, float):
-        return not math.isfinite(value)
-    if isinstance(value, dict):
-        return any(unstorable(key) or unstorable(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(unstorable(item) for item in value)
+    """Whether ``value`` (a parsed JSON value or a string) holds anything the database refuses.
+
+    Iterative: the input decides how deep ``value`` nests."""
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, str):
+            if _UNSTORABLE_CHARACTER.search(node) is not None:
+                return True
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                return True
+        elif isinstance(node, dict):
+            pending.extend(node.keys())
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
     return False
 
 

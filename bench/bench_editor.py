@@ -198,6 +198,7 @@ def main() -> None:
         for name in ("DEBUG", "POLIS_HTTPS"):
             os.environ.pop(name, None)
         manage("migrate", "--noinput", "-v", "0")
+        manage("createcachetable")
         manage("collectstatic", "--noinput", "-v", "0")
         sys.path.insert(0, str(BASE_DIR))
         import django

@@ -41,11 +41,12 @@ def report(key: str, label: str, value: float, unit: str, digits: int = 1) -> No
     print(f"{label}: {value:,.{digits}f} {unit}".rstrip(), flush=True)
 
 
-def recreate_database(url: str) -> None:
+def recreate_database(url: str, own_name: str = DATABASE_NAME) -> None:
+    """Drops and makes anew the database of `url`, which must be the benchmark's own, `own_name`."""
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
-    if name != DATABASE_NAME:
-        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates {DATABASE_NAME!r}")
+    if name != own_name:
+        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates {own_name!r}")
     admin = psycopg.connect(
         host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
         password=parts.password, dbname="postgres", autocommit=True,
@@ -61,9 +62,9 @@ def manage(*args: str) -> None:
     subprocess.run([PYTHON, "manage.py", *args], cwd=BASE_DIR, check=True)
 
 
-def campaign_inputs(n_items: int) -> bytes:
-    """n_items real sentences of the commas sample, repeated as needed, each with a new id."""
-    sentences = [json.loads(line) for line in SOURCE.read_text(encoding="utf-8").splitlines() if line.strip()]
+def campaign_inputs(n_items: int, source: Path = SOURCE) -> bytes:
+    """n_items real records of a sample (the commas one by default), repeated as needed, each with a new id."""
+    sentences = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     lines = []
     for number in range(n_items):
         record = dict(sentences[number % len(sentences)], id=f"bench-{number + 1:05d}")
@@ -152,8 +153,8 @@ def profile_in_process(dataset, annotator, repeats: int) -> None:
         nonlocal path
         fields = {"answer": json.dumps({"commas": [1], "optional": []}), "version": "0", "intent": "submit"}
         response = client.post(path, {**fields, "active_ms": "900"}, HTTP_HX_REQUEST="true")
-        assert response.status_code == 200 and response.headers.get("HX-Redirect"), response.status_code
-        path = response.headers["HX-Redirect"]
+        assert response.status_code == 200 and response.headers.get("HX-Push-Url"), response.status_code
+        path = response.headers["HX-Push-Url"]
 
     for key, label, request in (("item_page", "item page", view_page), ("save", "save & next", save_and_next)):
         with CaptureQueriesContext(connection) as queries:
@@ -180,8 +181,9 @@ def gunicorn(workers: int):
     port = spare_port()
     server = subprocess.Popen(
         [
-            PYTHON, "-m", "gunicorn", "polis_site.wsgi", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(workers), "--no-control-socket", "--log-level", "warning",
+            PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning",
+            "--access-logfile", "/dev/null",
         ],
         cwd=BASE_DIR,
     )
@@ -339,6 +341,7 @@ def main() -> None:
 
     recreate_database(os.environ["DATABASE_URL"])
     manage("migrate", "--noinput", "-v", "0")
+    manage("createcachetable")
     manage("collectstatic", "--noinput", "-v", "0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
     sys.path.insert(0, str(BASE_DIR))
@@ -351,8 +354,8 @@ def main() -> None:
 
     with gunicorn(args.workers) as base_url:
         single = run_load(base_url, dataset.pk, annotators[:1], items=args.single_items, warmup_items=10)
-        report_latencies("save_single", f"save & next, 1 client, {args.single_items} items: save", single["save"])
-        report_latencies("page_single", f"save & next, 1 client, {args.single_items} items: next item page", single["page"])
+        # A save & next's reply is the next item's area: the next item page is not requested.
+        report_latencies("save_single", f"save & next, 1 client, {args.single_items} items: save, next item included", single["save"])
 
         crowd = run_load(
             base_url, dataset.pk, annotators[1 : 1 + args.clients], seconds=args.seconds, warmup_items=2, cpu_snapshots=True

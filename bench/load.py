@@ -1,12 +1,14 @@
 """Load generator of the server benchmark: annotators working through their commas queue.
 
 Run as its own process (standard library only), so that it shares no interpreter with the
-server. Each client logs in through the login form, then repeats what the item page does:
-GET the item page, POST "save & next" as htmx sends it (form fields of #answer-form, the
-CSRF header, HX-Request), and follow the HX-Redirect to the next item. Clients are closed
-loops: each waits for its answer before sending the next request.
+server. Each client logs in through the login form, GETs its first item page, then repeats
+what the item page does: POST "save & next" as htmx sends it (form fields of #answer-form,
+the CSRF header, HX-Request), whose reply is the next item's area (HX-Push-Url: its URL),
+the form fields of which the next save sends. Clients are closed loops: each waits for its
+answer before sending the next request.
 
-Prints one JSON object: latencies in seconds ("page", "save"), "elapsed", its own "cpu_seconds",
+Prints one JSON object: latencies in seconds ("page": the first item pages; "save": save & next,
+the next item included), "elapsed", its own "cpu_seconds",
 "errors", and with --cpu-snapshots every process's CPU time at the start and end of the run.
 """
 
@@ -116,13 +118,16 @@ class Annotator:
         if response.status != 302:
             raise Refused(f"{username}: no queue in dataset {dataset} ({response.status})")
         self.path = urlsplit(response.getheader("Location")).path
+        self.page: str | None = None  # the item's page or area, once the last save brought it
         self.done = False
 
     def item(self, page_times: list[float], save_times: list[float]) -> None:
-        response, page, seconds = self.session.request("GET", self.path)
-        if response.status != 200:
-            raise Refused(f"GET {self.path}: {response.status}")
-        page_times.append(seconds)
+        page = self.page
+        if page is None:
+            response, page, seconds = self.session.request("GET", self.path)
+            if response.status != 200:
+                raise Refused(f"GET {self.path}: {response.status}")
+            page_times.append(seconds)
         token = field(page, "csrfmiddlewaretoken")
         fields = {
             "csrfmiddlewaretoken": token,
@@ -138,10 +143,12 @@ class Annotator:
             "X-CSRFToken": token,
         }
         response, body, seconds = self.session.request("POST", self.path, fields, headers)
-        if response.status != 200 or not response.getheader("HX-Redirect"):
+        next_path = response.getheader("HX-Push-Url") or response.getheader("HX-Redirect")
+        if response.status != 200 or not next_path:
             raise Refused(f"POST {self.path}: {response.status} {body[:300]}")
         save_times.append(seconds)
-        self.path = response.getheader("HX-Redirect")
+        self.path = next_path
+        self.page = body if response.getheader("HX-Push-Url") else None
         self.done = self.path.endswith("/done/")
 
 

@@ -9,19 +9,5 @@ cd "$(dirname "$0")/.."
 
 setup_venv
 case " $* " in *" -h "* | *" --help "*) exec .venv/bin/python bench/bench_server.py --help ;; esac
-if [ ! -x /usr/bin/chromium ]; then
-    say "installing Chromium"
-    apt_install chromium
-fi
-
-if [ "${POLIS_BENCH_DB:-auto}" != throwaway ] && postgres_answers 127.0.0.1 5432; then
-    export DATABASE_URL="postgres://postgres@127.0.0.1:5432/polis_bench"
-else
-    start_throwaway_postgres on
-    export DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/polis_bench"
-fi
-
-unset DEBUG POLIS_HTTPS
-SECRET_KEY=$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(50))')
-export SECRET_KEY ALLOWED_HOSTS=127.0.0.1 CONN_MAX_AGE=60
+bench_environment polis_bench
 .venv/bin/python bench/bench_server.py "$@"

@@ -5,9 +5,17 @@ SECRET_KEY    required unless DEBUG is on
 DEBUG         "1"/"true" turns debug on (off by default)
 ALLOWED_HOSTS comma-separated (default: 127.0.0.1,localhost)
 POLIS_HTTPS   "1"/"true" when served over HTTPS only: secure cookies, SSL redirect, HSTS
+POLIS_PROXY   "1"/"true" when one reverse proxy (nginx, a load balancer) is in front: its
+              X-Forwarded-Proto and X-Forwarded-For are trusted, nobody else's
+POLIS_MAX_UPLOAD_MB   the largest file the upload pages take (default 64)
+POLIS_TOKEN_DAYS      days an API token is valid (default 30)
+POLIS_LOGIN_FAILURES  wrong passwords in a row (per user name and address) before a lock-out (default 10)
+POLIS_LOGIN_LOCKOUT_MINUTES   how long a lock-out lasts (default 15)
+POLIS_TOKEN_RATE      requests for a token per address (DRF's rate syntax, default 10/minute)
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -47,12 +55,15 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "django_htmx",
+    "axes",
     "annotation",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "polis_site.middleware.drop_malformed_session_cookie",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -61,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # Django's database sessions (logout deletes the session row), read with a cheaper query.
@@ -104,7 +117,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    DATABASES["default"]["OPTIONS"] = {
+        # Several annotators saving at once: a save reads, then writes. With SQLite's default
+        # (deferred) transactions two such saves each hold a read lock and neither can take
+        # the write lock ("database is locked" at once, the busy timeout cannot help). IMMEDIATE
+        # takes the write lock at BEGIN, where a busy writer is waited for (up to `timeout`
+        # seconds); WAL lets readers go on while one writes.
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
+
+# One cache for every worker and instance (DRF's throttles keep their counts here): a table
+# of the database, made by `manage.py createcachetable` (the scripts and the tests run it).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "polis_cache"},
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -116,7 +144,17 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Django's ModelBackend, loading a session's user with their roles in one query.
-AUTHENTICATION_BACKENDS = ["annotation.roles.UserWithRolesBackend"]
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "annotation.roles.UserWithRolesBackend"]
+
+# Login throttling (django-axes): failures are counted in the database (its default handler),
+# so every worker and instance sees the same count. A lock-out is per user name and address,
+# so a wrong password from one place neither locks the user out elsewhere nor blocks others.
+AXES_FAILURE_LIMIT = int(os.environ.get("POLIS_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("POLIS_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -145,7 +183,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "annotation.api.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's defaults, with its JSON parser refusing bodies nested too deeply to read (400, not 500).
@@ -155,6 +193,29 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Counted in the shared cache above (the database), so that they hold across workers.
+    "DEFAULT_THROTTLE_RATES": {"token": os.environ.get("POLIS_TOKEN_RATE", "10/minute")},
+}
+# API tokens expire; an organizer revokes one in the admin or with `manage.py revoke_tokens`.
+POLIS_TOKEN_LIFETIME = timedelta(days=int(os.environ.get("POLIS_TOKEN_DAYS", "30")))
+
+# The largest file the upload pages take; a larger one is refused before it is read (import
+# it with `manage.py import_items`, which reads any size line by line).
+POLIS_MAX_UPLOAD_BYTES = int(os.environ.get("POLIS_MAX_UPLOAD_MB", "64")) * 1024 * 1024
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fonts from this site only;
+# no inline script or style, no plug-ins, no framing, forms post to this site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "PoLiS Annotate API",
@@ -163,10 +224,17 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
+# A proxy in front: the scheme it saw and the client's address come from its headers. Only
+# then: without a proxy, anyone could send these headers.
+if env_flag("POLIS_PROXY"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    REST_FRAMEWORK["NUM_PROXIES"] = 1
+
 # HTTPS-only deployment: one switch turns on every transport-security setting.
 if env_flag("POLIS_HTTPS"):
     SECURE_SSL_REDIRECT = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 31_536_000

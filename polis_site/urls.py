@@ -1,7 +1,17 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from annotation.converters import IdConverter, PositionConverter
+from polis_site import errors
+
+# Before the URL modules that use them are included.
+register_converter(IdConverter, "id")
+register_converter(PositionConverter, "position")
+
+handler500 = errors.server_error
 
 urlpatterns = [
+    path("healthz", errors.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -17,11 +17,11 @@ PORT=${PORT:-8000}
 
 say "migrating var/db.sqlite3"
 .venv/bin/python manage.py migrate --noinput -v 0
+.venv/bin/python manage.py createcachetable
 say "loading the demo"
 .venv/bin/python manage.py load_demo
 say "collecting static files"
 .venv/bin/python manage.py collectstatic --noinput -v 0
 
 say "serving on http://127.0.0.1:$PORT/ (Ctrl+C stops)"
-# No control socket: it lives at one fixed path per user, shared by every gunicorn.
-exec .venv/bin/gunicorn polis_site.wsgi --bind "127.0.0.1:$PORT" --workers 2 --no-control-socket --access-logfile -
+exec .venv/bin/gunicorn -c deploy/gunicorn.conf.py polis_site.wsgi --bind "127.0.0.1:$PORT" --workers 2

@@ -1,4 +1,4 @@
-# Shared steps of scripts/demo.sh, scripts/test.sh and bench/run.sh (sourced, not run).
+# Shared steps of scripts/demo.sh, scripts/test.sh and the bench/*.sh wrappers (sourced, not run).
 # Expects the caller to have `set -euo pipefail` and to be in the repository root.
 
 PYTHON=${PYTHON:-python3}
@@ -95,4 +95,24 @@ start_throwaway_postgres() {
     (cd "$tmp" && "${as_pg[@]}" "$bin/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -o \
         "-p $PG_PORT -k $tmp -c listen_addresses=127.0.0.1 -c fsync=$fsync" start >/dev/null) \
         || { cat "$tmp/server.log" >&2; die "the throwaway PostgreSQL did not start"; }
+}
+
+# The benchmarks' server side: Chromium, PostgreSQL and the settings of a production run.
+# DATABASE_URL names database $1 on the server on 127.0.0.1:5432 if it answers, else on a
+# throwaway cluster with fsync on (POLIS_BENCH_DB=throwaway forces one).
+bench_environment() {
+    local database=$1
+    if [ ! -x /usr/bin/chromium ]; then
+        say "installing Chromium"
+        apt_install chromium
+    fi
+    if [ "${POLIS_BENCH_DB:-auto}" != throwaway ] && postgres_answers 127.0.0.1 5432; then
+        export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
+    else
+        start_throwaway_postgres on
+        export DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/$database"
+    fi
+    unset DEBUG POLIS_HTTPS
+    SECRET_KEY=$("$VENV/bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
+    export SECRET_KEY ALLOWED_HOSTS=127.0.0.1 CONN_MAX_AGE=60
 }

@@ -21,6 +21,12 @@ def htmx_post(client: Client, url: str, data: dict, **extra):
     return client.post(url, data, HTTP_HX_REQUEST="true", **extra)
 
 
+def next_location(response) -> str:
+    """Where a save & next sent the page: the URL pushed with the next item swapped in, or
+    the redirect to the end-of-queue page."""
+    return response.headers.get("HX-Push-Url") or response["HX-Redirect"]
+
+
 def htmx_get(client: Client, url: str, data: dict | None = None, **extra):
     """A GET as a widget's partial sends it (htmx)."""
     return client.get(url, data, HTTP_HX_REQUEST="true", **extra)

@@ -20,7 +20,7 @@ ON_POSTGRES_BY_REQUEST = os.environ.get("CI", "").lower() == "true" or os.enviro
 
 
 # Variables of the test run that a production process would not have.
-NOT_IN_PRODUCTION = {"DEBUG", "POLIS_HTTPS", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
+NOT_IN_PRODUCTION = {"DEBUG", "POLIS_HTTPS", "POLIS_PROXY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
 
 
 def production_env(**overrides: str) -> dict[str, str]:
@@ -101,3 +101,24 @@ def test_https_switch_redirects_plain_http_and_secures_cookies():
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["301", "https://127.0.0.1:8000/", "True", "True", "31536000"]
+
+
+FORWARDED_HTTPS = """
+import django
+django.setup()
+from django.test import Client
+response = Client().get("/", HTTP_HOST="127.0.0.1:8000", HTTP_X_FORWARDED_PROTO="https")
+print(response.status_code, response.headers.get("Location"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("proxy", "expected"), [("", "https://127.0.0.1:8000/"), ("1", "/accounts/login/?next=/")]
+)
+def test_x_forwarded_proto_is_trusted_only_when_a_proxy_is_declared(proxy, expected):
+    """Without POLIS_PROXY anyone could send the header; it is ignored (the redirect to HTTPS
+    stays). With it, the proxy's word that the request came over HTTPS is taken."""
+    env = production_env(ALLOWED_HOSTS="127.0.0.1", POLIS_HTTPS="1", POLIS_PROXY=proxy)
+    result = run_python(env, "-c", FORWARDED_HTTPS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[1] == expected

@@ -3,6 +3,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from annotation.converters import BIGINT_MAX, INTEGER_MAX
+from annotation.item_fields import annotator_payload
 from annotation.models import Annotation, Dataset, Item
 
 
@@ -28,11 +30,19 @@ class ItemSerializer(serializers.ModelSerializer):
     position = serializers.IntegerField(
         allow_null=True, read_only=True, help_text="The item's number in your order (null for organizers)."
     )
-    payload = serializers.JSONField(help_text="The input record.")
+    payload = serializers.SerializerMethodField(
+        help_text="The input record: for annotators only the fields of the subtask's input schema, "
+        "for organizers the whole line as imported."
+    )
 
     class Meta:
         model = Item
         fields = ["id", "external_id", "position", "payload"]
+
+    @extend_schema_field(serializers.JSONField())
+    def get_payload(self, item: Item) -> dict:
+        subtask = self.context.get("annotator_of")  # the subtask, when an annotator asks
+        return item.payload if subtask is None else annotator_payload(subtask, item.payload)
 
 
 class AnnotationSerializer(serializers.ModelSerializer):
@@ -57,16 +67,18 @@ class AnnotationWriteSerializer(serializers.Serializer):
         help_text="draft: only the shape is checked; submitted: the full check of the subtask.",
     )
     version = serializers.IntegerField(
-        min_value=0, help_text="The version this save is based on (0 when there is no answer yet)."
+        min_value=0, max_value=INTEGER_MAX, help_text="The version this save is based on (0 when there is no answer yet)."
     )
     active_ms = serializers.IntegerField(
-        min_value=0, default=0,
+        min_value=0, max_value=INTEGER_MAX, default=0,
         help_text="Active time spent since the last save; credited up to the wall-clock time since it.",
     )
 
 
 class AnnotationCreateSerializer(AnnotationWriteSerializer):
-    item = serializers.IntegerField(help_text="The item's id (from /api/datasets/<id>/items/).")
+    item = serializers.IntegerField(
+        min_value=1, max_value=BIGINT_MAX, help_text="The item's id (from /api/datasets/<id>/items/)."
+    )
 
 
 class RefusalSerializer(serializers.Serializer):

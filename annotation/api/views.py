@@ -24,6 +24,7 @@ from annotation.api.serializers import (
     ItemSerializer,
     RefusalSerializer,
 )
+from annotation.converters import BIGINT_MAX
 from annotation.errors import Refused
 from annotation.http import export_download, refusal_data, refusal_status
 from annotation.models import Annotation, Assignment, Campaign, Dataset, Item
@@ -62,7 +63,9 @@ def dataset_list(request: Request) -> Response:
 def dataset_items(request: Request, pk: int) -> Response:
     """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
     _require(request, ANNOTATOR, ORGANIZER)
+    context = {}
     if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        context["annotator_of"] = Dataset.objects.values_list("subtask", flat=True).get(pk=pk)
         items = (
             Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
             .annotate(position=Subquery(
@@ -77,7 +80,7 @@ def dataset_items(request: Request, pk: int) -> Response:
         raise NotFound
     paginator = Pages()
     page = paginator.paginate_queryset(items.only("id", "external_id", "payload"), request)
-    return paginator.get_paginated_response(ItemSerializer(page, many=True).data)
+    return paginator.get_paginated_response(ItemSerializer(page, many=True, context=context).data)
 
 
 @extend_schema(responses=AgreementSerializer)
@@ -151,8 +154,10 @@ def annotation_list(request: Request) -> Response:
     _require(request, ANNOTATOR)
     if request.method == "GET":
         annotations = _own_annotations(request)
-        if request.query_params.get("dataset", "").isdecimal():  # isdigit() would let "²" through to int()
-            annotations = annotations.filter(item__dataset_id=int(request.query_params["dataset"]))
+        dataset = request.query_params.get("dataset", "")
+        if dataset.isdecimal():  # isdigit() would let "²" through to int()
+            # An id past the column's range names no dataset: an empty list.
+            annotations = annotations.filter(item__dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)

@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation import limits
 from annotation.errors import DatasetFrozen, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.problem_texts import for_annotator
@@ -75,14 +76,20 @@ def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
         return [Problem("", _("Nothing is chosen or typed yet."))]
     if not isinstance(answer, dict):
         return [Problem("", _("The answer must be a JSON object with the answer fields."))]
+    payload = page.payload
+    # Depth first: it bounds what every later check walks through.
+    if limits.too_deep(answer):
+        return [for_annotator(limits.depth_problem("answer"))]
     unstorable_found = [
         for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
     ]
     if unstorable_found:
         return unstorable_found
+    beyond_limits = [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+    if beyond_limits:
+        return beyond_limits
     if not submit:
         return [for_annotator(problem) for problem in draft_problems(subtask, answer)]
-    payload = page.payload
     found = [for_annotator(problem) for problem in answer_problems(subtask, answer, payload)]
     return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]
 
@@ -179,4 +186,6 @@ def raise_flag(page: ItemPage, comment: str) -> Flag:
         raise Refused.because(_("Say in a comment what is wrong with this item."))
     if unstorable(comment):
         raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
+    if limits.comment_problems(comment):
+        raise Refused.because(_("The comment is too long: at most %(limit)s characters.") % {"limit": limits.MAX_COMMENT})
     return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from annotation.errors import NotExportable, NothingToExport, Refused
@@ -203,23 +203,28 @@ def majority_export(dataset: Dataset) -> Export:
 
 
 def all_answer_records(dataset: Dataset) -> Iterator[dict]:
-    """One record per submitted answer (drafts excluded), in input order then by annotator: one query."""
-    flags_raised = (
-        Flag.objects.filter(item=OuterRef("item"), raised_by=OuterRef("annotator"))
-        .values("item").annotate(count=Count("pk")).values("count")[:1]
+    """One record per submitted answer (drafts excluded), in input order then by annotator:
+    three queries (answers, revision counts, flag counts), each a plain scan of the dataset."""
+    revisions = dict(
+        AnnotationRevision.objects.filter(annotation__item__dataset=dataset).order_by()
+        .values("annotation_id").annotate(count=Count("pk")).values_list("annotation_id", "count")
     )
+    flags = {
+        (item_id, user_id): count
+        for item_id, user_id, count in Flag.objects.filter(item__dataset=dataset).order_by()
+        .values("item_id", "raised_by_id").annotate(count=Count("pk")).values_list("item_id", "raised_by_id", "count")
+    }
     rows = (
         Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
-        .annotate(revision_count=Count("revisions"), flag_count=Subquery(flags_raised))
         .order_by("item__ordinal", "annotator__username")
-        .values_list("item__external_id", "annotator__username", "answer", "version", "revision_count",
-                     "active_ms", "submitted_at", "flag_count")
+        .values_list("pk", "item_id", "annotator_id", "item__external_id", "annotator__username", "answer",
+                     "version", "active_ms", "submitted_at")
     )
-    for external_id, username, answer, version, revisions, active_ms, submitted_at, flags in rows.iterator():
+    for pk, item_id, user_id, external_id, username, answer, version, active_ms, submitted_at in rows:
         fields = submission_line(dataset.subtask, external_id, answer)
         del fields["id"]
-        yield dict(zip(ALL_FIELDS, (external_id, username, fields, version, revisions, active_ms,
-                                    submitted_at.isoformat() if submitted_at else None, flags or 0)))
+        yield dict(zip(ALL_FIELDS, (external_id, username, fields, version, revisions.get(pk, 0), active_ms,
+                                    submitted_at.isoformat() if submitted_at else None, flags.get((item_id, user_id), 0))))
 
 
 def csv_bytes(records: Iterable[dict]) -> bytes:

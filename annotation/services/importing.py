@@ -1,35 +1,117 @@
-"""Import of a dataset's input records and of its gold, all or nothing.
+"""Import of a dataset's input records and of its gold, all or nothing, read as a stream.
 
 Every record is checked by `scoring` (JSON, schema, the subtask's own checks, duplicate ids,
-gold against the inputs); on any problem nothing is written and every problem is reported.
+gold against the inputs) and by the application's limits (annotation.limits) and answer keys
+(annotation.item_fields); on any problem nothing is written and every problem is reported
+(the first ``MAX_REPORTED_PROBLEMS`` of them, and how many more there were).
+
+Files are read ``CHUNK_LINES`` lines at a time and the items of each chunk are inserted in the
+import's one transaction, which a problem anywhere rolls back: memory holds one chunk, the ids
+seen and the problems, whatever the file's size.
 """
 
+from __future__ import annotations
+
 import hashlib
-from dataclasses import dataclass
+import io
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import BinaryIO
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from annotation import limits
+from annotation.item_fields import answer_key_problems
 from annotation.models import Dataset, GoldAnswer, Item
-from annotation.storable import UNSTORABLE, unstorable_fields
 from annotation.errors import Refused
+from annotation.storable import UNSTORABLE, unstorable_fields
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.validation import check_gold, check_inputs
 
 BATCH_SIZE = 2000
+CHUNK_LINES = 2000
+MAX_REPORTED_PROBLEMS = 1000
 
 
 @dataclass(frozen=True)
 class SourceFile:
-    """An uploaded or read file: its name (as reported in problems) and its bytes."""
+    """An uploaded or read file: its name (as reported in problems) and its bytes, given as
+    ``data`` or read from ``path`` (line by line, never whole)."""
 
     name: str
-    data: bytes
+    data: bytes | None = None
+    path: str | None = None
+
+    def open(self) -> BinaryIO:
+        return io.BytesIO(self.data) if self.data is not None else open(self.path, "rb")  # noqa: SIM115
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+        digest = hashlib.sha256()
+        with self.open() as stream:
+            while block := stream.read(1 << 20):
+                digest.update(block)
+        return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Up to CHUNK_LINES consecutive lines of a file; ``offset``: the number of lines before them."""
+
+    offset: int
+    data: bytes
+    problems: list[Problem]  # lines too long to read, already numbered in the file
+
+
+def _chunks(source: SourceFile) -> Iterator[Chunk]:
+    with source.open() as stream:
+        offset = 0
+        while True:
+            raw_lines: list[bytes] = []
+            problems: list[Problem] = []
+            while len(raw_lines) < CHUNK_LINES:
+                raw = stream.readline(limits.MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                if len(raw) > limits.MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    while (rest := stream.readline(limits.MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                        pass  # the rest of the line, read and dropped piece by piece
+                    number = offset + len(raw_lines) + 1
+                    problems.append(
+                        Problem("line", f"longer than {limits.MAX_LINE_BYTES} bytes", "too_long", source.name, number)
+                    )
+                    raw = b"\n"  # counted, not read
+                raw_lines.append(raw if raw.endswith(b"\n") else raw + b"\n")
+            if not raw_lines:
+                return
+            yield Chunk(offset, b"".join(raw_lines), problems)
+            offset += len(raw_lines)
+
+
+def _in_file(problems: list[Problem], offset: int) -> list[Problem]:
+    """Problems numbered within a chunk, numbered within the file."""
+    return [replace(problem, line=problem.line + offset) if problem.line is not None else problem for problem in problems]
+
+
+class _Problems:
+    """The problems of one import: every one counted, the first MAX_REPORTED_PROBLEMS kept."""
+
+    def __init__(self) -> None:
+        self.kept: list[Problem] = []
+        self.count = 0
+
+    def add(self, problems: list[Problem]) -> None:
+        self.count += len(problems)
+        self.kept.extend(problems[: MAX_REPORTED_PROBLEMS - len(self.kept)])
+
+    def refusal(self) -> Refused:
+        problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
+        if self.count > len(self.kept):
+            problems.append(Problem("file", f"and {self.count - len(self.kept)} more problems not listed"))
+        return Refused(problems)
 
 
 def import_dataset(
@@ -42,45 +124,30 @@ def import_dataset(
     created_by: AbstractBaseUser | None = None,
 ) -> Dataset:
     """Create a dataset from one inputs file (and optionally its gold) or raise Refused."""
-    problems = _name_problems(name)
-    records, input_problems = check_inputs(subtask, inputs.data, inputs.name)
-    problems += input_problems
-    if not records and not input_problems:
-        problems.append(Problem("file", "holds no records", "empty", file=inputs.name))
-    # The lines again, with their numbers, for the checks that point at a line.
-    lines, _ = read_jsonl(inputs.data, inputs.name)
-    problems += _storage_problems(inputs.name, lines)
-    gold_records: list[dict] = []
-    if gold is not None:
-        problems += _storage_problems(gold.name, read_jsonl(gold.data, gold.name)[0])
-        # The gold is checked even when some input lines are wrong, so that one run reports
-        # everything; it is checked against the input lines without problems only.
-        gold_records, gold_problems = check_gold(
-            subtask, gold.data, gold.name, _sound_records(lines, input_problems) if input_problems else records
-        )
-        problems += gold_problems
-    if problems:
-        raise Refused(problems)
-
+    problems = _Problems()
+    problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
     try:
         with transaction.atomic():
             dataset = Dataset.objects.create(
-                name=name,
+                # A refused name still needs a row for the items checked on the way; it is rolled back.
+                name=name if not problems.count else f"refused-{uuid.uuid4().hex}",
                 subtask=subtask,
-                source_filename=inputs.name,
-                source_sha256=inputs.sha256,
+                source_filename=inputs.name[: Dataset._meta.get_field("source_filename").max_length],
+                source_sha256="",
                 created_by=created_by,
                 gold_synthetic=gold is not None and gold_synthetic,
             )
-            Item.objects.bulk_create(
-                (
-                    Item(dataset=dataset, external_id=record["id"], payload=record, ordinal=ordinal)
-                    for ordinal, record in enumerate(records)
-                ),
-                batch_size=BATCH_SIZE,
-            )
-            if gold_records:
-                _create_gold(dataset, gold_records)
+            item_count = _add_items(dataset, inputs, problems)
+            if not item_count and not problems.count:
+                problems.add([Problem("file", "holds no records", "empty", file=inputs.name)])
+            # The gold is checked even when some input lines are wrong, so that one run reports
+            # everything; it is checked against the input lines without problems only.
+            if gold is not None:
+                _add_gold(dataset, gold, problems)
+            if problems.count:
+                raise problems.refusal()
+            dataset.source_sha256 = inputs.sha256
+            dataset.save(update_fields=["source_sha256"])
     except IntegrityError:
         # Another import created the same name between the check and the insert.
         raise Refused([_dataset_exists(name)]) from None
@@ -89,6 +156,8 @@ def import_dataset(
 
 def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = False) -> int:
     """Add the gold of an existing dataset that has none yet; returns the number of gold lines."""
+    problems = _Problems()
+    problems.add(_file_name_problems(gold))
     with transaction.atomic():
         # The row lock serialises two gold imports of the same dataset.
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
@@ -96,44 +165,102 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
             raise Refused(
                 [Problem("dataset", f"dataset {dataset.name!r} already has gold; it is never replaced", file=gold.name)]
             )
-        inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
-        records, problems = check_gold(dataset.subtask, gold.data, gold.name, inputs)
-        problems += _storage_problems(gold.name, read_jsonl(gold.data, gold.name)[0])
-        if problems:
-            raise Refused(problems)
-        _create_gold(dataset, records)
+        count = _add_gold(dataset, gold, problems)
+        if problems.count:
+            raise problems.refusal()
         dataset.gold_synthetic = gold_synthetic
         dataset.save(update_fields=["gold_synthetic"])
-    return len(records)
+    return count
 
 
-def _storage_problems(filename: str, lines: list[Line]) -> list[Problem]:
-    """What the schema allows but the database columns cannot hold."""
-    problems = []
+def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> int:
+    """Check the input file chunk by chunk and insert the items of its sound lines."""
+    first_line: dict[str, int] = {}  # id -> line, across chunks
+    ordinal = 0
+    for chunk in _chunks(inputs):
+        _, found = check_inputs(dataset.subtask, chunk.data, inputs.name)
+        found = _in_file(found, chunk.offset) + chunk.problems
+        lines = _numbered(read_jsonl(chunk.data, inputs.name)[0], chunk.offset)
+        found += _storage_problems(inputs.name, lines, input_of=dataset.subtask)
+        found += _repeated_ids(inputs.name, lines, first_line)
+        problems.add(found)
+        bad_lines = {problem.line for problem in found}
+        items = []
+        for line in lines:
+            if line.number not in bad_lines:
+                items.append(Item(dataset=dataset, external_id=line.record["id"], payload=line.record, ordinal=ordinal))
+                ordinal += 1
+        Item.objects.bulk_create(items, batch_size=BATCH_SIZE)
+    return ordinal
+
+
+def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
+    """Check the gold file chunk by chunk against the dataset's items and insert it."""
+    first_line: dict[str, int] = {}
+    count = 0
+    for chunk in _chunks(gold):
+        lines = _numbered(read_jsonl(chunk.data, gold.name)[0], chunk.offset)
+        ids = [line.record["id"] for line in lines if isinstance(line.record.get("id"), str)]
+        items = {
+            external_id: (pk, payload)
+            for external_id, pk, payload in dataset.items.filter(external_id__in=ids).values_list(
+                "external_id", "pk", "payload"
+            )
+        }
+        records, found = check_gold(dataset.subtask, chunk.data, gold.name, [payload for _, payload in items.values()])
+        found = _in_file(found, chunk.offset) + chunk.problems
+        found += _storage_problems(gold.name, lines, input_of=None)
+        found += _repeated_ids(gold.name, lines, first_line)
+        problems.add(found)
+        if not found:
+            GoldAnswer.objects.bulk_create(
+                (GoldAnswer(item_id=items[record["id"]][0], payload=record) for record in records), batch_size=BATCH_SIZE
+            )
+            count += len(records)
+    return count
+
+
+def _numbered(lines: list[Line], offset: int) -> list[Line]:
+    return [Line(line.number + offset, line.record) for line in lines]
+
+
+def _repeated_ids(filename: str, lines: list[Line], first_line: dict[str, int]) -> list[Problem]:
+    """Ids of this chunk already seen in an earlier one (scoring reports repeats within a
+    chunk); then adds this chunk's ids to ``first_line``."""
+    problems = [
+        Problem("id", f"duplicate id {line.record['id']!r} (first on line {first_line[line.record['id']]})",
+                "duplicate_id", filename, line.number)
+        for line in lines
+        if isinstance(line.record.get("id"), str) and line.record["id"] in first_line
+    ]
     for line in lines:
-        for field in unstorable_fields(line.record):
-            problems.append(Problem(field, UNSTORABLE, "unstorable", file=filename, line=line.number))
-    if len(filename) > Dataset._meta.get_field("source_filename").max_length:
-        problems.append(Problem("file", "the file name is too long", file=filename))
-    max_id = Item._meta.get_field("external_id").max_length
-    for line in lines:
-        item_id = line.record.get("id")
-        if isinstance(item_id, str) and len(item_id) > max_id:
-            problems.append(Problem("id", f"longer than {max_id} characters", file=filename, line=line.number))
+        if isinstance(line.record.get("id"), str):
+            first_line.setdefault(line.record["id"], line.number)
     return problems
 
 
-def _sound_records(lines: list[Line], problems: list[Problem]) -> list[dict]:
-    bad_lines = {problem.line for problem in problems}
-    return [line.record for line in lines if line.number not in bad_lines]
+def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None) -> list[Problem]:
+    """What the schema allows but the application's limits or database columns refuse, and
+    (for the input lines of subtask ``input_of``) fields that would give the answer away."""
+    problems = []
+    max_id = Item._meta.get_field("external_id").max_length
+    for line in lines:
+        found = limits.item_problems(line.record)
+        if not any(problem.code == "too_deep" for problem in found):
+            found += [Problem(field, UNSTORABLE, "unstorable") for field in unstorable_fields(line.record)]
+        if input_of is not None:
+            found += answer_key_problems(input_of, line.record)
+        item_id = line.record.get("id")
+        if isinstance(item_id, str) and len(item_id) > max_id:
+            found.append(Problem("id", f"longer than {max_id} characters"))
+        problems += [problem.at(filename, line.number) for problem in found]
+    return problems
 
 
-def _create_gold(dataset: Dataset, records: list[dict]) -> None:
-    item_ids = dict(dataset.items.values_list("external_id", "id"))
-    GoldAnswer.objects.bulk_create(
-        (GoldAnswer(item_id=item_ids[record["id"]], payload=record) for record in records),
-        batch_size=BATCH_SIZE,
-    )
+def _file_name_problems(source: SourceFile) -> list[Problem]:
+    if len(source.name) > Dataset._meta.get_field("source_filename").max_length:
+        return [Problem("file", "the file name is too long", file=source.name)]
+    return []
 
 
 def _name_problems(name: str) -> list[Problem]:

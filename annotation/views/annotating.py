@@ -13,11 +13,14 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, push_url, retarget
 
+from annotation import limits
 from annotation.errors import Refused
 from annotation.http import refusal_status
+from annotation.item_fields import annotator_payload
 from annotation.models import Dataset, subtask_title
+from annotation.problem_texts import for_annotator
 from annotation.roles import ANNOTATOR, role_required
 from annotation.selectors import queue as queues
 from annotation.services import annotating
@@ -103,9 +106,20 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
 
 
 def _item_page(
-    request: HttpRequest, page: queues.ItemPage, problems: list[str] | None = None, status: int = 200
+    request: HttpRequest,
+    page: queues.ItemPage,
+    problems: list[str] | None = None,
+    status: int = 200,
+    layout: str = "base.html",
 ) -> TemplateResponse:
+    """The item page (in ``layout``: the whole page, or NEXT_ITEM_LAYOUT for save & next
+    without a page load)."""
     widget = widget_for(page.subtask)
+    # Only the fields of the input schema: other keys of the line are for organizers.
+    payload = annotator_payload(page.subtask, page.payload)
+    # A stored draft that is not an object (drafts are checked, but pages draw whatever is
+    # stored) is shown as no answer, to the widget and the script alike.
+    answer = page.answer if isinstance(page.answer, dict) else None
     config = {
         "frozen": page.frozen,
         "submitted": page.submitted,
@@ -113,16 +127,18 @@ def _item_page(
         "messages": _script_messages(get_language()),
     }
     context = {
+        "layout": layout,
+        "item_url": _item_url(page),
         "page": page,
         "subtask_title": subtask_title(page.subtask),
-        "payload": page.payload,
-        "answer": page.answer,
+        "payload": payload,
+        "answer": answer,
         "widget": widget,
         "guideline_template": f"annotation/guidelines/{page.subtask}.html",
         "clock": annotating.start_clock(page),
         "config": config,
         "problems": problems or [],
-        **widget.context(page.payload, page.answer),
+        **widget.context(payload, answer),
     }
     return TemplateResponse(request, "annotation/item.html", context, status=status)
 
@@ -161,15 +177,21 @@ def _posted_int(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
+def _posted_answer(request: HttpRequest) -> object:
+    """The posted answer; None when it is not JSON (refused as no answer)."""
     try:
-        answer = json.loads(request.POST.get("answer") or "null")
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to read
-        answer = None
+        return json.loads(request.POST.get("answer") or "null")
+    except ValueError:
+        return None
+    except RecursionError:  # nested too deep for Python to read
+        raise Refused([for_annotator(limits.depth_problem("answer"))]) from None
+
+
+def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
     try:
         outcome = annotating.save_answer(
             page=page,
-            answer=answer,
+            answer=_posted_answer(request),
             submit=submit,
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),
@@ -190,8 +212,7 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
         response[REFUSED_HEADER] = "1"
         return response
     if submit:
-        next_url = _url_of_position(page.dataset_id, page.next_position)
-        response = HttpResponseClientRedirect(next_url) if request.htmx else redirect(next_url)
+        response = _next_item(request, page)
     else:
         response = TemplateResponse(
             request,
@@ -200,6 +221,32 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
         )
     response[SAVED_HEADER] = str(outcome.annotation.version)
     return response
+
+
+# The item page's part that save & next replaces; it and the layout are in annotation/item.html
+# and annotation/partials/next_item.html.
+ITEM_AREA = "#item-area"
+NEXT_ITEM_LAYOUT = "annotation/partials/next_item.html"
+
+
+def _next_item(request: HttpRequest, submitted: queues.ItemPage) -> HttpResponse:
+    """Where save & next goes once ``submitted`` is saved. For the page's script (htmx), the
+    next item without a page load: its item area, which htmx swaps in for the current one, at
+    its URL, which htmx pushes into the browser's history (so back, reload and the address
+    bar follow). Without script, and for the end of the queue, a redirect."""
+    next_url = _url_of_position(submitted.dataset_id, submitted.next_position)
+    if not request.htmx:
+        return redirect(next_url)
+    following = None
+    if submitted.next_position is not None:
+        following = queues.item_page(request.user, submitted.dataset_id, submitted.next_position)
+    if following is None:  # the end of the queue: a page of its own
+        return HttpResponseClientRedirect(next_url)
+    response = _item_page(request, following, layout=NEXT_ITEM_LAYOUT)
+    retarget(response, ITEM_AREA)
+    # settle:0ms: the new item's htmx attributes work, and its widget starts, in the same task.
+    response["HX-Reswap"] = "outerHTML settle:0ms show:window:top"
+    return push_url(response, next_url)
 
 
 def _flag(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:

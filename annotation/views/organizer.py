@@ -1,6 +1,7 @@
 """Organizer pages: datasets, import, assignment, progress, flags, freeze, export, agreement."""
 
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
@@ -17,6 +18,7 @@ from annotation.forms import (
     ImportForm,
     ReleaseForm,
     ResolveFlagForm,
+    upload_limit_sentence,
 )
 from annotation.errors import Refused
 from annotation.http import export_download, refusal_status
@@ -39,7 +41,27 @@ organizer_required = role_required(ORGANIZER)
 
 
 def _source(upload: UploadedFile) -> SourceFile:
+    """Read from the upload's temporary file, line by line (small uploads stay in memory)."""
+    if hasattr(upload, "temporary_file_path"):
+        return SourceFile(name=upload.name, path=upload.temporary_file_path())
     return SourceFile(name=upload.name, data=upload.read())
+
+
+def _upload_too_large(request: HttpRequest) -> bool:
+    """Whether the request body is larger than the upload limit (known from its Content-Length
+    before any of it is read: the refusal comes at once, not after the upload)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > settings.POLIS_MAX_UPLOAD_BYTES
+    except ValueError:
+        return False
+
+
+def _refuse_upload(request: HttpRequest, template: str, context: dict) -> TemplateResponse:
+    messages.error(request, upload_limit_sentence())
+    response = TemplateResponse(request, template, context, status=413)
+    # The body is not read: the connection cannot be used for another request.
+    response["Connection"] = "close"
+    return response
 
 
 @organizer_required
@@ -96,6 +118,8 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and _upload_too_large(request):
+        return _refuse_upload(request, "annotation/organizer/import.html", {"form": ImportForm(), "problems": []})
     form = ImportForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
@@ -123,6 +147,10 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset = get_object_or_404(Dataset, pk=pk)
+    if request.method == "POST" and _upload_too_large(request):
+        return _refuse_upload(
+            request, "annotation/organizer/import_gold.html", {"dataset": dataset, "form": GoldForm(), "problems": []}
+        )
     form = GoldForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():

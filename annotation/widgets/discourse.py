@@ -69,10 +69,17 @@ class Unit:
         return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
 
 
+MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in app.css)
+
+
 @dataclass(frozen=True)
 class TreeRow:
     unit: Unit
     depth: int
+
+    @property
+    def indent(self) -> int:
+        return min(self.depth, MAX_INDENT)
 
 
 def units_in_text_order(payload: dict) -> list[Unit]:
@@ -103,27 +110,43 @@ def units_in_text_order(payload: dict) -> list[Unit]:
     ]
 
 
-def draft_entries(answer: dict | None) -> list[dict]:
-    entries = (answer or {}).get("discourse_units")
-    return entries if isinstance(entries, list) else []
+def draft_entries(answer: object) -> list[object]:
+    """The draft's entries in a shape the tree check reads, whatever was stored or posted: in
+    an object, a head or relation that is neither a string nor null becomes "" (no unit's id
+    and no label, so it is reported as unknown rather than taken as absent); anything but an
+    object stays as it is (the check reports it as an unknown unit)."""
+    entries = answer.get("discourse_units") if isinstance(answer, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [
+        {**entry, "head": _text_or_none(entry.get("head")), "relation": _text_or_none(entry.get("relation"))}
+        if isinstance(entry, dict)
+        else entry
+        for entry in entries
+    ]
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if value is None or isinstance(value, str) else ""
 
 
 def shown_problems(codes: list[str]) -> list[ShownProblem]:
     return [ShownProblem(code, problem_text(code, code)) for code in codes]
 
 
-def tree_view(payload: dict, answer: dict | None) -> dict:
+def tree_view(payload: dict, answer: object) -> dict:
     """Everything the tree partial draws: the units with heads and problems, the tree rows."""
     units = units_in_text_order(payload)
     by_id = {unit.du_id: unit for unit in units}
     entries = draft_entries(answer)
     for entry in entries:
-        unit = by_id.get(entry.get("du_id")) if isinstance(entry, dict) else None
+        du_id = entry.get("du_id") if isinstance(entry, dict) else None
+        unit = by_id.get(du_id) if isinstance(du_id, str) else None
         if unit is None or unit.attached:
             continue  # unknown or repeated entries are reported by the tree check
         unit.attached = True
-        unit.head = entry.get("head") if isinstance(entry.get("head"), str) else None
-        unit.relation = entry.get("relation") if isinstance(entry.get("relation"), str) else None
+        unit.head = entry["head"]
+        unit.relation = entry["relation"]
         head_unit = by_id.get(unit.head) if unit.head is not None else None
         unit.head_number = head_unit.number if head_unit else None
 
@@ -177,7 +200,7 @@ def _reaches_root(unit: Unit, by_id: dict[str, Unit]) -> bool:
     return False
 
 
-def context(payload: dict, answer: dict | None) -> dict:
+def context(payload: dict, answer: object) -> dict:
     view = tree_view(payload, answer)
     return {
         **view,

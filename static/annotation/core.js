@@ -1,101 +1,232 @@
 // The item page's frame: answer state, autosave, keys, active time.
 // Widgets talk to it only through window.Polis (see docs/architecture.md).
+// Save & next swaps the next item's #item-area in without a page load (the server's reply
+// says so, and htmx pushes the item's URL): this script and the widget's module stay loaded,
+// and each item on the page gets its own state from openItem(), its widget set up again.
 (function () {
   "use strict";
-
-  const form = document.getElementById("answer-form");
-  const config = JSON.parse(document.getElementById("polis-config").textContent);
-  const text = config.messages;
-  const answerInput = document.getElementById("answer-input");
-  const versionInput = () => document.getElementById("answer-version");
-  const statusBox = () => document.getElementById("save-status");
-  const problemsBox = () => document.getElementById("answer-problems");
 
   const AUTOSAVE_DELAY_MS = 800;
   const IDLE_AFTER_MS = 60_000;
   const RETRY_MAX_MS = 30_000;
 
-  // ---- local copy: every change is kept in this browser until the server has it ----
-  const storageKey = "polis:draft:" + config.storageKey;
+  const readJson = (id) => JSON.parse(document.getElementById(id).textContent);
+  const text = readJson("polis-config").messages;
 
-  function readLocal() {
-    try {
-      return JSON.parse(localStorage.getItem(storageKey));
-    } catch {
-      return null;
+  // The item on the page now, and the widget's set-up, run for every item (Polis.onItem).
+  let item = null;
+  let widgetSetUp = null;
+  const coreKeys = []; // the page's own keys, for every item
+
+  // ---- one item: its answer, its local copy, its saves ----
+  function openItem() {
+    const form = document.getElementById("answer-form");
+    const config = readJson("polis-config");
+    const answerInput = document.getElementById("answer-input");
+    // Looked up in this item's form: a reply to its last save may come after the next item
+    // was swapped in. Out-of-band swaps replace them in place.
+    const versionInput = () => form.querySelector("#answer-version");
+    const statusBox = () => form.querySelector("#save-status");
+    const problemsBox = () => form.querySelector("#answer-problems");
+    const keys = []; // the widget's keys for this item
+
+    // Every change is kept in this browser until the server has it.
+    const storageKey = "polis:draft:" + config.storageKey;
+
+    function readLocal() {
+      try {
+        return JSON.parse(localStorage.getItem(storageKey));
+      } catch {
+        return null;
+      }
     }
-  }
-  function writeLocal(answer) {
-    if (config.frozen) return; // nothing can be saved, so nothing is kept for later
-    try {
-      localStorage.setItem(storageKey, JSON.stringify({ answer, version: versionInput().value, at: Date.now() }));
-    } catch {
-      // Storage full or disabled: the on-page answer and the retries still hold it.
+    function writeLocal(answer) {
+      if (config.frozen) return; // nothing can be saved, so nothing is kept for later
+      try {
+        localStorage.setItem(storageKey, JSON.stringify({ answer, version: versionInput().value, at: Date.now() }));
+      } catch {
+        // Storage full or disabled: the on-page answer and the retries still hold it.
+      }
     }
-  }
-  function dropLocal() {
-    try {
-      localStorage.removeItem(storageKey);
-    } catch {
-      // nothing to drop
+    function dropLocal() {
+      try {
+        localStorage.removeItem(storageKey);
+      } catch {
+        // nothing to drop
+      }
     }
-  }
 
-  // ---- answer state ----
-  const stored = JSON.parse(document.getElementById("answer-initial").textContent);
-  let current = stored;
-  let dirty = false;
-  const local = readLocal();
-  if (local && local.version === versionInput().value && JSON.stringify(local.answer) !== JSON.stringify(stored)) {
-    // A change that never reached the server (closed tab, lost connection): bring it back.
-    current = local.answer;
-    dirty = true;
-  } else if (local) {
-    dropLocal();
-  }
-  answerInput.value = current === null ? "" : JSON.stringify(current);
-
-  function initialAnswer() {
-    return current;
-  }
-
-  function setAnswer(answer) {
-    current = answer;
-    answerInput.value = answer === null ? "" : JSON.stringify(answer);
-    dirty = true;
-    writeLocal(answer);
-    scheduleAutosave();
-  }
-
-  function showProblems(messages) {
-    const box = problemsBox();
-    box.replaceChildren();
-    if (!messages || messages.length === 0) return;
-    const list = document.createElement("ul");
-    for (const message of messages) {
-      const entry = document.createElement("li");
-      entry.textContent = message;
-      list.append(entry);
+    // ---- answer state ----
+    const stored = readJson("answer-initial");
+    let current = stored;
+    let dirty = false;
+    const local = readLocal();
+    if (local && local.version === versionInput().value && JSON.stringify(local.answer) !== JSON.stringify(stored)) {
+      // A change that never reached the server (closed tab, lost connection): bring it back.
+      current = local.answer;
+      dirty = true;
+    } else if (local) {
+      dropLocal();
     }
-    box.append(list);
-  }
+    answerInput.value = current === null ? "" : JSON.stringify(current);
 
-  function showStatus(message, kind) {
-    const box = statusBox();
-    box.textContent = message;
-    box.dataset.kind = kind || "";
+    function setAnswer(answer) {
+      current = answer;
+      answerInput.value = answer === null ? "" : JSON.stringify(answer);
+      dirty = true;
+      writeLocal(answer);
+      scheduleAutosave();
+    }
+
+    function showProblems(messages) {
+      const box = problemsBox();
+      box.replaceChildren();
+      if (!messages || messages.length === 0) return;
+      const list = document.createElement("ul");
+      for (const message of messages) {
+        const entry = document.createElement("li");
+        entry.textContent = message;
+        list.append(entry);
+      }
+      box.append(list);
+    }
+
+    function showStatus(message, kind) {
+      const box = statusBox();
+      box.textContent = message;
+      box.dataset.kind = kind || "";
+    }
+
+    // ---- saving: drafts and submits share one htmx queue on the form (hx-sync) ----
+    let autosaveTimer = null;
+    let retryTimer = null;
+    let retryDelay = 2000;
+    let submitting = false;
+    let left = false; // the next item was swapped in: this one sends nothing more
+    let unsentActiveMs = 0; // active time on this item not yet credited by the server
+
+    function scheduleAutosave() {
+      if (config.frozen || left) return;
+      if (config.submitted) {
+        // A submitted answer changes only by an explicit save; the local copy keeps the edit.
+        showStatus(text.editedSubmitted, "pending");
+        return;
+      }
+      clearTimeout(autosaveTimer);
+      autosaveTimer = setTimeout(() => send("draft"), AUTOSAVE_DELAY_MS);
+    }
+
+    function send(intent) {
+      if (left || submitting && intent === "draft") return;
+      clearTimeout(autosaveTimer);
+      clearTimeout(retryTimer);
+      showStatus(text.saving, "pending");
+      htmx.ajax("POST", form.getAttribute("action"), {
+        source: form,
+        swap: "none",
+        values: { intent },
+      }).catch(() => {
+        // A failed request is handled (kept and retried) by the htmx:afterRequest listener.
+      });
+    }
+
+    function saveAndNext() {
+      if (config.frozen) {
+        showProblems([text.frozen]);
+        return;
+      }
+      if (submitting) return;
+      submitting = true;
+      send("submit");
+    }
+
+    // What the request in flight carried, to settle the answer state when it returns.
+    let inFlight = null;
+
+    form.addEventListener("htmx:configRequest", (event) => {
+      if (event.target !== form) return; // a widget's own htmx request (a partial), not a save
+      tick();
+      const activeMs = Math.round(unsentActiveMs);
+      event.detail.parameters.active_ms = String(activeMs);
+      inFlight = { intent: event.detail.parameters.intent, answer: answerInput.value, activeMs };
+    });
+
+    // On a save & next that succeeded this runs after the next item was swapped in: it
+    // settles this item's state only, never the next one's.
+    form.addEventListener("htmx:afterRequest", (event) => {
+      if (event.target !== form) return;
+      const sent = inFlight;
+      inFlight = null;
+      if (!sent) return;
+      const xhr = event.detail.xhr;
+      const status = xhr ? xhr.status : 0;
+      // Only the item view's own replies count: a login page or a proxy's error page does not.
+      const saved = status >= 200 && status < 300 && xhr.getResponseHeader("X-Polis-Version") !== null;
+      const refused = status >= 400 && xhr.getResponseHeader("X-Polis-Refused") !== null;
+      if (saved) {
+        unsentActiveMs = Math.max(0, unsentActiveMs - sent.activeMs);
+        retryDelay = 2000;
+        if (answerInput.value === sent.answer) {
+          dirty = false;
+          dropLocal();
+        } else {
+          writeLocal(current); // changed meanwhile: keep it under the new version and save again
+          scheduleAutosave();
+        }
+        return; // a submit goes on to the next item (swapped in, or the end page's HX-Redirect)
+      }
+      if (sent.intent === "submit") submitting = false;
+      if (refused) {
+        return; // the server's message is in #answer-problems; the local copy stays
+      }
+      // Network failure, timeout, server error, lost session: the answer stays in this browser and is sent again.
+      if (sent.intent === "submit") showStatus(text.submitFailed, "error");
+      if (dirty && !config.submitted) {
+        if (sent.intent === "draft") {
+          showStatus(text.failedRetry.replace("%(seconds)s", Math.round(retryDelay / 1000)), "error");
+        }
+        retryTimer = setTimeout(() => send("draft"), retryDelay);
+        retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+      }
+    });
+
+    // Implicit submission (Enter in a one-line field, the focused Save button) is a save & next.
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      saveAndNext();
+    });
+
+    if (dirty) {
+      showStatus(text.restored, "pending");
+      scheduleAutosave();
+    }
+
+    return {
+      form,
+      keys,
+      initialAnswer: () => current,
+      setAnswer,
+      saveAndNext,
+      showProblems,
+      addActiveMs: (ms) => { unsentActiveMs += ms; },
+      online: () => { if (dirty && !config.submitted && !submitting) send("draft"); },
+      leave: () => {
+        left = true;
+        clearTimeout(autosaveTimer);
+        clearTimeout(retryTimer);
+      },
+    };
   }
 
   // ---- active time: counted while the tab is visible and used within the last 60 s ----
-  let unsentActiveMs = 0;
   let lastInputAt = performance.now();
   let lastTickAt = performance.now();
   let visible = document.visibilityState === "visible";
 
   function tick() {
     const now = performance.now();
-    if (visible && now - lastInputAt < IDLE_AFTER_MS) {
-      unsentActiveMs += Math.min(now - lastTickAt, IDLE_AFTER_MS);
+    if (item && visible && now - lastInputAt < IDLE_AFTER_MS) {
+      item.addActiveMs(Math.min(now - lastTickAt, IDLE_AFTER_MS));
     }
     lastTickAt = now;
   }
@@ -111,104 +242,7 @@
   });
   setInterval(tick, 1000);
 
-  // ---- saving: drafts and submits share one htmx queue on the form (hx-sync) ----
-  let autosaveTimer = null;
-  let retryTimer = null;
-  let retryDelay = 2000;
-  let submitting = false;
-
-  function scheduleAutosave() {
-    if (config.frozen) return;
-    if (config.submitted) {
-      // A submitted answer changes only by an explicit save; the local copy keeps the edit.
-      showStatus(text.editedSubmitted, "pending");
-      return;
-    }
-    clearTimeout(autosaveTimer);
-    autosaveTimer = setTimeout(() => send("draft"), AUTOSAVE_DELAY_MS);
-  }
-
-  function send(intent) {
-    if (submitting && intent === "draft") return;
-    clearTimeout(autosaveTimer);
-    clearTimeout(retryTimer);
-    showStatus(text.saving, "pending");
-    htmx.ajax("POST", form.getAttribute("action"), {
-      source: form,
-      swap: "none",
-      values: { intent },
-    }).catch(() => {
-      // A failed request is handled (kept and retried) by the htmx:afterRequest listener.
-    });
-  }
-
-  function saveAndNext() {
-    if (config.frozen) {
-      showProblems([text.frozen]);
-      return;
-    }
-    if (submitting) return;
-    submitting = true;
-    send("submit");
-  }
-
-  // What the request in flight carried, to settle the answer state when it returns.
-  let inFlight = null;
-
-  form.addEventListener("htmx:configRequest", (event) => {
-    if (event.target !== form) return; // a widget's own htmx request (a partial), not a save
-    tick();
-    const activeMs = Math.round(unsentActiveMs);
-    event.detail.parameters.active_ms = String(activeMs);
-    inFlight = { intent: event.detail.parameters.intent, answer: answerInput.value, activeMs };
-  });
-
-  form.addEventListener("htmx:afterRequest", (event) => {
-    if (event.target !== form) return;
-    const sent = inFlight;
-    inFlight = null;
-    if (!sent) return;
-    const xhr = event.detail.xhr;
-    const status = xhr ? xhr.status : 0;
-    // Only the item view's own replies count: a login page or a proxy's error page does not.
-    const saved = status >= 200 && status < 300 && xhr.getResponseHeader("X-Polis-Version") !== null;
-    const refused = status >= 400 && xhr.getResponseHeader("X-Polis-Refused") !== null;
-    if (saved) {
-      unsentActiveMs = Math.max(0, unsentActiveMs - sent.activeMs);
-      retryDelay = 2000;
-      if (answerInput.value === sent.answer) {
-        dirty = false;
-        dropLocal();
-      } else {
-        writeLocal(current); // changed meanwhile: keep it under the new version and save again
-        scheduleAutosave();
-      }
-      return; // a submit goes on to the next item through HX-Redirect
-    }
-    if (sent.intent === "submit") submitting = false;
-    if (refused) {
-      return; // the server's message is in #answer-problems; the local copy stays
-    }
-    // Network failure, timeout, server error, lost session: the answer stays in this browser and is sent again.
-    if (sent.intent === "submit") showStatus(text.submitFailed, "error");
-    if (dirty && !config.submitted) {
-      if (sent.intent === "draft") {
-        showStatus(text.failedRetry.replace("%(seconds)s", Math.round(retryDelay / 1000)), "error");
-      }
-      retryTimer = setTimeout(() => send("draft"), retryDelay);
-      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-    }
-  });
-
-  window.addEventListener("online", () => {
-    if (dirty && !config.submitted && !submitting) send("draft");
-  });
-
-  // Implicit submission (Enter in a one-line field, the focused Save button) is a save & next.
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    saveAndNext();
-  });
+  window.addEventListener("online", () => item && item.online());
 
   // htmx leaves 4xx responses unswapped by default; refusals carry their messages out of band.
   htmx.config.responseHandling = [
@@ -217,19 +251,33 @@
     { code: "(403|409|422)", swap: true, error: false },
     { code: "[45]..", swap: false, error: true },
   ];
+  // Back and forward to an item swapped in load it from the server: a snapshot of the page
+  // would show an answer and a version that a later save may have made stale (#item-area
+  // has hx-history="false", so none is kept).
+  htmx.config.refreshOnHistoryMiss = true;
 
   // ---- keys ----
-  const registered = [];
-  const coreKeys = new Set(); // already shown on the action buttons: kept out of the legend
+  const itemKeys = () => (item ? item.keys : []);
 
   function register(spec) {
-    registered.push(spec);
-    renderKeyList();
+    if (item) item.keys.push(spec);
+    renderKeyListSoon();
   }
 
   function registerCore(spec) {
-    coreKeys.add(spec);
-    register(spec);
+    coreKeys.push(spec);
+    renderKeyListSoon();
+  }
+
+  // A widget registers its keys one by one: the lists are drawn once, after the last.
+  let keyListDue = false;
+  function renderKeyListSoon() {
+    if (keyListDue) return;
+    keyListDue = true;
+    queueMicrotask(() => {
+      keyListDue = false;
+      renderKeyList();
+    });
   }
 
   function keyName(spec) {
@@ -248,20 +296,22 @@
     return (spec.ctrl ? "Ctrl+" : "") + (spec.shift ? "Shift+" : "") + name;
   }
 
+  // The "?" overlay lists every key; the legend under the answer area only the widget's
+  // (the core's are on the action buttons).
   function renderKeyList() {
     const list = document.getElementById("keys-list");
     const legend = document.getElementById("key-legend");
     if (!list) return;
     list.replaceChildren();
     if (legend) legend.replaceChildren();
-    for (const spec of registered) {
+    for (const spec of [...coreKeys, ...itemKeys()]) {
       if (!spec.label) continue;
       const row = document.createElement("li");
       const kbd = document.createElement("kbd");
       kbd.textContent = keyName(spec);
       row.append(kbd, " ", spec.label);
       list.append(row);
-      if (legend && !coreKeys.has(spec)) legend.append(row.cloneNode(true));
+      if (legend && !coreKeys.includes(spec)) legend.append(row.cloneNode(true));
     }
   }
 
@@ -295,10 +345,10 @@
     if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
     if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
     const inText = isTextField(event.target);
-    if (inText && !form.contains(event.target) && event.key !== "Escape") return;
+    if (inText && !(item && item.form.contains(event.target)) && event.key !== "Escape") return;
     if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
     // A spec naming its Shift state wins over one that ignores Shift.
-    const candidates = registered.filter((spec) => matches(spec, event));
+    const candidates = [...coreKeys, ...itemKeys()].filter((spec) => matches(spec, event));
     const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
     if (!spec) return;
     if (inText && !spec.inTextField) return;
@@ -308,11 +358,8 @@
   });
 
   // ---- core actions and their keys ----
-  const helpDialog = document.getElementById("keys-help");
-  const flagDialog = document.getElementById("flag-dialog");
-  const guideline = document.getElementById("guideline");
-
-  function openDialog(dialog) {
+  function openDialog(id) {
+    const dialog = document.getElementById(id);
     if (dialog && !dialog.open) dialog.showModal();
   }
 
@@ -321,17 +368,22 @@
     if (link) link.click();
   }
 
+  const saveAndNext = () => item && item.saveAndNext();
+
   registerCore({ code: "Enter", label: text.keySaveNext, run: saveAndNext });
   registerCore({ code: "NumpadEnter", run: saveAndNext });
   registerCore({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveNextAnywhere, run: saveAndNext });
   registerCore({ code: "KeyP", shift: true, label: text.keyPrevious, run: () => follow("action-previous") });
   registerCore({ code: "KeyS", shift: true, label: text.keySkip, run: () => follow("action-skip") });
-  registerCore({ code: "KeyF", shift: true, label: text.keyFlag, run: () => openDialog(flagDialog) });
+  registerCore({ code: "KeyF", shift: true, label: text.keyFlag, run: () => openDialog("flag-dialog") });
   registerCore({
     code: "KeyG", shift: true, label: text.keyGuideline,
-    run: () => { if (guideline) guideline.open = !guideline.open; },
+    run: () => {
+      const guideline = document.getElementById("guideline");
+      if (guideline) guideline.open = !guideline.open;
+    },
   });
-  registerCore({ key: "?", label: text.keyHelp, run: () => openDialog(helpDialog) });
+  registerCore({ key: "?", label: text.keyHelp, run: () => openDialog("keys-help") });
   registerCore({
     code: "Escape", inTextField: true, label: text.keyEscape,
     run: (event) => {
@@ -339,28 +391,46 @@
     },
   });
 
-  for (const opener of document.querySelectorAll("[data-opens]")) {
-    opener.addEventListener("click", () => openDialog(document.getElementById(opener.dataset.opens)));
+  // Listened to on the document: the buttons and dialogs are swapped with the item.
+  document.addEventListener("click", (event) => {
+    const opener = event.target.closest("[data-opens]");
+    if (opener) openDialog(opener.dataset.opens);
+    const closer = event.target.closest("[data-closes-dialog]");
+    if (closer) closer.closest("dialog").close();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const flagDialog = event.target.closest && event.target.closest("#flag-dialog");
+    if (flagDialog && event.detail.successful) {
+      flagDialog.close();
+      flagDialog.querySelector("form").reset();
+    }
+  });
+
+  // ---- the item on the page, and the next one swapped in by save & next ----
+  function startItem() {
+    if (item) item.leave();
+    item = openItem();
+    renderKeyListSoon();
+    if (widgetSetUp) widgetSetUp();
   }
-  if (flagDialog) {
-    flagDialog.addEventListener("htmx:afterRequest", (event) => {
-      if (event.detail.successful) {
-        flagDialog.close();
-        flagDialog.querySelector("form").reset();
-      }
-    });
-  }
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.target.id === "item-area") startItem();
+  });
 
   window.Polis = {
-    initialAnswer,
-    setAnswer,
+    initialAnswer: () => item.initialAnswer(),
+    setAnswer: (answer) => item.setAnswer(answer),
     keys: { register },
     saveAndNext,
-    showProblems,
+    showProblems: (messages) => item.showProblems(messages),
+    // The widget's set-up: run now for the item on the page, and again for every item
+    // swapped in by save & next (see docs/architecture.md).
+    onItem(setUp) {
+      widgetSetUp = setUp;
+      setUp();
+    },
   };
 
-  if (dirty) {
-    showStatus(text.restored, "pending");
-    scheduleAutosave();
-  }
+  startItem();
 })();

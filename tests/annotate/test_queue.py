@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from annotation.models import Annotation
 from tests.annotate.conftest import wsd_records
-from tests.item_pages import htmx_post, item_url
+from tests.item_pages import htmx_post, item_url, next_location
 from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def submit(client, dataset, position: int, letter: str = "A", version: int = 0):
         {"intent": "submit", "answer": f'{{"answer": "{letter}"}}', "version": str(version)},
     )
     assert response.status_code == 200, response.content
-    return response["HX-Redirect"]
+    return next_location(response)
 
 
 def skip(client, dataset, position: int) -> str:

@@ -5,10 +5,11 @@ import time
 
 import pytest
 from django.core import signing
+from django.urls import reverse
 
 from annotation.models import Annotation, AnnotationRevision, Flag
 from annotation.services.annotating import CLOCK_SALT
-from tests.item_pages import htmx_post, item_url
+from tests.item_pages import htmx_post, item_url, next_location
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def test_every_save_appends_a_revision(logged_in, wsd_queue):
     save(logged_in, dataset, {"answer": "A"}, intent="draft", version=0)
     save(logged_in, dataset, {"answer": "B"}, intent="draft", version=1)
     response = save(logged_in, dataset, {"answer": "B"}, version=2)
-    assert response["HX-Redirect"] == item_url(dataset, 2)
+    assert next_location(response) == item_url(dataset, 2)
     save(logged_in, dataset, {"answer": "C"}, version=3)  # an edit of a submitted answer
     annotation = Annotation.objects.get()
     assert (annotation.status, annotation.version, annotation.answer) == ("submitted", 4, {"answer": "C"})
@@ -55,7 +56,7 @@ def test_an_identical_resubmit_succeeds_and_writes_no_revision(logged_in, wsd_qu
     for version in (1, 0):
         response = save(logged_in, dataset, {"answer": "D"}, version=version)
         assert response.status_code == 200
-        assert response["HX-Redirect"] == item_url(dataset, 2)
+        assert next_location(response) == item_url(dataset, 2)
     after = Annotation.objects.get()
     assert AnnotationRevision.objects.count() == 1
     assert (after.version, after.updated_at) == (before.version, before.updated_at)
@@ -166,3 +167,32 @@ def test_without_javascript_a_refused_submit_shows_the_page_with_the_problems(lo
     assert 'id="answer-problems"' in response.content.decode()
     response = logged_in.post(item_url(dataset, 1), {"intent": "submit", "answer": '{"answer": "A"}', "version": "0"})
     assert response.status_code == 302 and response["Location"] == item_url(dataset, 2)
+
+
+def test_save_and_next_sends_the_next_item_for_htmx_to_swap_in_at_its_url(logged_in, wsd_queue):
+    annotator, dataset = wsd_queue
+    response = save(logged_in, dataset, {"answer": "A"}, position=1)
+    assert response.status_code == 200
+    assert (response["HX-Retarget"], response["HX-Push-Url"]) == ("#item-area", item_url(dataset, 2))
+    assert response["HX-Reswap"].startswith("outerHTML ")
+    assert response["X-Polis-Version"] == "1"
+    area = response.content.decode()
+    # Only the title, the item area and the language switch's return address: no layout, no scripts.
+    assert area.lstrip().startswith("<title>Item 2 · ") and "<header" not in area and "<script src" not in area
+    assert f'value="{item_url(dataset, 2)}" id="language-next" hx-swap-oob="true"' in area
+    assert area.count('id="item-area"') == 1
+    # Every form of the area posts to the next item, and its clock is the next item's.
+    assert f'action="{item_url(dataset, 1)}"' not in area
+    assert area.count(f'action="{item_url(dataset, 2)}"') == 3
+    assert "Zdanie 2 z" in area and "Zdanie 1 z" not in area
+    token = area.split('name="clock" id="answer-clock" value="')[1].split('"')[0]
+    assert signing.loads(token, salt=CLOCK_SALT)[:2] == [annotator.pk, dataset.items.get(ordinal=1).pk]
+
+
+def test_save_and_next_at_the_end_of_the_queue_opens_the_end_page(logged_in, wsd_queue):
+    _, dataset = wsd_queue
+    for position in range(1, 5):
+        save(logged_in, dataset, {"answer": "A"}, position=position)
+    response = save(logged_in, dataset, {"answer": "A"}, position=5)
+    assert response["HX-Redirect"] == reverse("queue_done", args=[dataset.pk])
+    assert "HX-Push-Url" not in response

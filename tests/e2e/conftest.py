@@ -2,6 +2,8 @@
 
 Fixtures for every browser test:
 - `login(page, user, password=DEFAULT_PASSWORD)`: log in through the real login form.
+- `page_errors`: the uncaught script errors of the test's `page`.
+- `screen(width)`: a page on a touch screen `width` CSS px wide (see tests/e2e/layout.py).
 - `open_item(page, path)`: open an item page of the live server and wait for its script.
 - `open_items(subtask, records)`: the records as one dataset assigned in input order to a new
   annotator, logged in, with the first item open in `page`; returns the `AssignedItem`s
@@ -70,6 +72,14 @@ def login(live_server) -> Callable[..., None]:
 
 
 @pytest.fixture
+def page_errors(page: Page) -> list[str]:
+    """The uncaught script errors of the test's `page`, as they happen."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+@pytest.fixture
 def open_item(live_server) -> Callable[[Page, str], None]:
     def open_page(page: Page, path: str) -> None:
         page.goto(live_server.url + path)
@@ -120,3 +130,29 @@ def _no_foreign_requests(request: pytest.FixtureRequest) -> Iterator[None]:
     urls = request.getfixturevalue("foreign_requests")
     yield
     assert not urls, f"the page requested other hosts than the live server: {urls}"
+
+
+@pytest.fixture
+def screen(browser, record_foreign_requests) -> Iterator[Callable[[int], Page]]:
+    """`screen(width)`: a page in a new browser context of a touch screen (a phone, or a
+    tablet) `width` CSS px wide, as a mobile browser lays pages out. Closed at the end; the
+    test fails if it requested any host other than the live server."""
+    contexts: list[BrowserContext] = []
+    recorded: list[list[str]] = []
+
+    def open_screen(width: int) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": max(640, round(width * 16 / 9))},
+            has_touch=True,
+            is_mobile=True,
+            device_scale_factor=2,
+        )
+        contexts.append(context)
+        recorded.append(record_foreign_requests(context))
+        return context.new_page()
+
+    yield open_screen
+    for context in contexts:
+        context.close()
+    foreign = [url for urls in recorded for url in urls]
+    assert not foreign, f"the page requested other hosts than the live server: {foreign}"

@@ -19,13 +19,6 @@ def queue(transactional_db):
     return annotator, dataset
 
 
-@pytest.fixture
-def page_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
-
-
 def item_path(dataset, position: int) -> str:
     return f"/annotate/{dataset.pk}/{position}/"
 

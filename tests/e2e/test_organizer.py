@@ -59,3 +59,20 @@ def test_organizer_imports_assigns_resolves_a_flag_and_exports(page: Page, live_
         Annotation.objects.filter(annotator=ala, status="submitted").order_by("item__ordinal").values_list("item__external_id", flat=True)
     )
     assert download.suggested_filename == "wsd-A.ala.submission.jsonl"
+
+
+def test_the_upload_page_refuses_a_file_beyond_its_limit_before_sending_it(page: Page, live_server, login, settings):
+    settings.POLIS_MAX_UPLOAD_BYTES = 1000
+    login(page, make_user("organizer"))
+    page.goto(live_server.url + "/organize/import/")
+    expect(page.locator("main")).to_contain_text("The largest file this page takes is 1000")
+    page.get_by_label("Dataset name").fill("too-big")
+    page.get_by_label("Inputs (JSONL)").set_input_files(
+        files=[{"name": "big.jsonl", "mimeType": "application/jsonl", "buffer": b"{}\n" * 1000}]
+    )
+    posts = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
+    page.locator("main").get_by_role("button", name="Import").click()
+    message = page.get_by_label("Inputs (JSONL)").evaluate("input => input.validationMessage")
+    assert message.startswith("The largest file this page takes is 1000")
+    assert posts == [] and not Dataset.objects.exists()

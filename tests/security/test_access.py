@@ -1,6 +1,7 @@
 """Every page and endpoint needs a login; error pages are the project's own, translated, and
 show no internals; an annotator's partials and writes reach only their own items."""
 
+import re
 import json
 
 import pytest
@@ -15,7 +16,8 @@ from tests.factories import assign_in_order, make_dataset, make_user
 pytestmark = pytest.mark.django_db
 
 # Public on purpose: the login pages, the language switch, and the token endpoint (it takes a password).
-PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/")
+# healthz: public by design, and shows no data (tests/security/test_operations.py).
+PUBLIC_PREFIXES = ("admin/", "accounts/", "i18n/", "api/token/", "healthz")
 
 
 def _patterns(resolver: URLResolver, prefix: str = ""):
@@ -29,7 +31,7 @@ def _patterns(resolver: URLResolver, prefix: str = ""):
 
 def _url(route: str, values: dict) -> str:
     for name, value in values.items():
-        route = route.replace(f"<int:{name}>", str(value)).replace(f"<str:{name}>", str(value))
+        route = re.sub(rf"<\w+:{name}>", str(value), route)
     assert "<" not in route, route
     return "/" + route
 

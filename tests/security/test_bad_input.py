@@ -86,7 +86,7 @@ def test_unstorable_gold_is_refused_and_nothing_is_written():
 @pytest.fixture
 def commas_queue():
     annotator = make_user("annotator")
-    dataset = make_dataset("commas", [{"id": "c1", "sentence": "Ala ma kota[[1]] a kot ma Alę."}])
+    dataset = make_dataset("commas", [{"id": "c1", "sentence_with_positions": "Ala ma kota [1] a kot ma Alę."}])
     assign_in_order(dataset, annotator)
     return client_of(annotator), dataset
 

@@ -17,11 +17,13 @@ from scoring.problems import Problem
 
 
 def source_file(path: str) -> SourceFile:
-    """Argument type: a file read whole."""
+    """Argument type: the file at ``path``, read line by line by the import (any size)."""
     try:
-        return SourceFile(name=Path(path).name, data=Path(path).read_bytes())
+        with open(path, "rb"):
+            pass
     except OSError as error:
         raise ArgumentTypeError(f"cannot read {path}: {error.strerror}") from None
+    return SourceFile(name=Path(path).name, path=path)
 
 
 def dataset_named(name: str) -> Dataset:

@@ -1,0 +1,41 @@
+"""Builders shared by the hostile-input tests: real sample items of every subtask, assigned
+to an annotator (tests.item_pages), with a client of theirs that reports a server error as a
+status instead of raising it."""
+
+import json
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.test import Client
+
+from annotation.models import Dataset, Item
+from tests.item_pages import assigned_items
+from tests.organizer.conftest import sample_files
+
+
+def sample_records(subtask: str, count: int = 3) -> list[dict]:
+    inputs, _ = sample_files(subtask)
+    lines = [line for line in inputs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [json.loads(line) for line in lines[:count]]
+
+
+def client_of(user: User) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+@dataclass
+class Queue:
+    """The first item of an assigned dataset: its page and the annotator's client."""
+
+    annotator: User
+    dataset: Dataset
+    item: Item
+    page: str
+    client: Client
+
+
+def make_queue(subtask: str, records: list[dict] | None = None) -> Queue:
+    first = assigned_items(subtask, records or sample_records(subtask))[0]
+    return Queue(first.annotator, first.item.dataset, first.item, first.url, client_of(first.annotator))
