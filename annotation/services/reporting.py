@@ -27,14 +27,16 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
         raise Refused.because(_("The model name is too long."))
     if unstorable(name):
         raise Refused.because(_("The model name holds a character that cannot be stored."))
+    with submission.open() as stream:
+        data = stream.read()
     inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
-    _records, problems = check_submission(dataset.subtask, submission.data, submission.name, inputs, False)
+    _records, problems = check_submission(dataset.subtask, data, submission.name, inputs, False)
     if problems:
         raise Refused(problems)
     try:
         with transaction.atomic():
             return ModelSubmission.objects.create(
-                dataset=dataset, name=name, filename=submission.name, data=submission.data, uploaded_by=uploaded_by
+                dataset=dataset, name=name, filename=submission.name, data=data, uploaded_by=uploaded_by
             )
     except IntegrityError:
         raise Refused.because(

@@ -22,6 +22,7 @@ from annotation.roles import ORGANIZER, role_required
 from annotation.selectors.report import DEFAULT_SEED, campaign_report, dataset_report
 from annotation.services.importing import SourceFile
 from annotation.services.reporting import create_campaign, upload_model_submission
+from annotation.views.organizer import refuse_upload, upload_too_large
 
 organizer_required = role_required(ORGANIZER)
 
@@ -52,6 +53,9 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The report of a dataset; POST uploads a model submission."""
     dataset = get_object_or_404(Dataset, pk=pk)
     options = _options(request)
+    if request.method == "POST" and upload_too_large(request):
+        return refuse_upload(request, "annotation/organizer/report.html", {
+            "dataset": dataset, "report": None, "form": ModelSubmissionForm(), "problems": []})
     form = ModelSubmissionForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
