@@ -2,9 +2,10 @@
 
 Every score and interval is what `python -m scoring score --json --ci N --seed S` prints for
 an exported source: each source is exported as the submission lines its download holds, and
-those bytes, with the dataset's gold as a JSONL file, go through `scoring.evaluate.score_files`
-(and `compare_files` for a model beside a human source) — the scorer's own code, never a
-second implementation. Annotators are scored on the items they answered (``--only-answered``,
+those bytes, with the dataset's gold as a JSONL file, are read as `scoring.evaluate.score_files`
+reads them (`read_gold`, `read_predictions`: each file once) and scored by its own
+`score_records` (and `compare_records` for a model beside a human source) — the scorer's own
+code, never a second implementation. Annotators are scored on the items they answered (``--only-answered``,
 with coverage); majority, adjudicated and model sources on all gold (a missing item counts
 as wrong).
 """
@@ -24,10 +25,9 @@ from annotation.selectors.agreement import dataset_answers
 from annotation.services.exporting import SOURCE_KINDS, build_export, export_sources, jsonl_bytes
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
-from scoring.evaluate import compare_files, score_files
+from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
 from scoring.intervals import interval_keys
-from scoring.jsonl import read_jsonl
-from scoring.subtasks import SUBTASK_KEYS, get_subtask
+from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
 
 RESAMPLES = 1000
 DEFAULT_SEED = 0
@@ -64,13 +64,13 @@ class Unavailable:
     reason: str
 
 
-def gold_file(dataset: Dataset) -> tuple[list[dict], bytes, str]:
+def gold_file(dataset: Dataset) -> tuple[bytes, str]:
     """The dataset's gold lines in input order, as the JSONL file the scorer reads, and its name."""
     gold = list(
         GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
     )
     marker = "SYNTHETIC-gold" if dataset.gold_synthetic else "gold"
-    return gold, jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
+    return jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
 
 
 def human_sources(dataset: Dataset) -> list[Exported | Unavailable]:
@@ -99,53 +99,58 @@ def model_sources(dataset: Dataset) -> list[Exported]:
     ]
 
 
-def _predictions(data: bytes, filename: str) -> dict[str, dict]:
-    lines, _ = read_jsonl(data, filename)
-    return {line.record["id"]: line.record for line in lines}
+@dataclass(frozen=True)
+class ReadSource:
+    """A source's file as the scorer reads it (``scoring.evaluate.read_predictions``), read once."""
+
+    exported: Exported
+    pred: dict[str, dict]
+    errors: list
+    n_faults: int
 
 
-def score_source(dataset: Dataset, gold: list[dict], gold_data: bytes, gold_name: str, exported: Exported,
-                 resamples: int, seed: int) -> dict:
-    """One source's row of the report: what `score --json --ci` prints for its export, and the
-    per-subtask breakdown on the same scored gold lines."""
-    scored = score_files(dataset.subtask, gold_data, gold_name, exported.data, exported.filename,
-                         only_answered=exported.only_answered, resamples=resamples, seed=seed)
+def read_source(subtask: Subtask, gold_ids: set[str], exported: Exported) -> ReadSource:
+    pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
+    return ReadSource(exported, pred, errors, len(faults))
+
+
+def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
+    """One source's row of the report: what `score --json --ci` prints for its export (the
+    scorer's ``score_records`` on the file as ``score_files`` reads it), and the per-subtask
+    breakdown on the same scored gold lines."""
+    exported, pred = read.exported, read.pred
     row = {"source": exported.source, "kind": exported.kind, "name": exported.name,
            "scored_on": "answered items" if exported.only_answered else "all gold items", "available": True}
-    if scored.errors:  # an export is checked before it is scored, so this is a fault of the gold
-        return row | {"available": False, "reason": "; ".join(str(error) for error in scored.errors)}
-    metrics = scored.metrics
-    pred = _predictions(exported.data, exported.filename)
-    scored_gold = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
+    if read.errors:  # an export is checked before it is scored: only a stored model file could get here
+        return row | {"available": False, "reason": "; ".join(str(error) for error in read.errors)}
+    metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed)
+    answered = [record for record in gold if record["id"] in pred]
     return row | {
         "score": metrics["score"],
-        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in interval_keys(get_subtask(dataset.subtask))},
+        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in interval_keys(subtask)},
         "n_scored": metrics["n_gold"],
         "n_missing": metrics["n_missing"],
         "n_answered": len(pred),
         "left_out": dict(exported.left_out),
-        "coverage": len([record for record in gold if record["id"] in pred]) / len(gold),
-        "answer_faults": len(scored.answer_faults),
+        "coverage": len(answered) / len(gold),
+        "answer_faults": read.n_faults,
         "metrics": metrics,
         "secondary": {name: value for name, value in metrics.items()
                       if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
-        "breakdown": breakdown(dataset.subtask, scored_gold, pred),
+        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred),
     }
 
 
-def compare_source(dataset: Dataset, gold_data: bytes, gold_name: str, human: Exported, model: Exported,
+def compare_source(subtask: Subtask, gold: list[dict], human: ReadSource, model: ReadSource,
                    resamples: int, seed: int) -> dict:
-    """`compare --pred HUMAN --pred MODEL --ci`: diff = human - model, paired; on the human's
-    answered items when the human covers a subset."""
-    scored = compare_files(dataset.subtask, gold_data, gold_name, (human.data, human.filename),
-                           (model.data, model.filename), only_answered=human.only_answered,
-                           resamples=resamples, seed=seed)
-    metrics = scored.metrics or {}
+    """`compare --pred HUMAN --pred MODEL --ci` (the scorer's ``compare_records``): diff =
+    human - model, paired; on the human's answered items when the human covers a subset."""
+    only_answered = human.exported.only_answered
+    metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed)
     return {
-        "human": human.source, "model": model.source, "only_answered": human.only_answered,
-        "score_human": metrics.get("score_a"), "score_model": metrics.get("score_b"),
-        "diff": metrics.get("diff"), "diff_ci": [metrics.get("diff_ci_low"), metrics.get("diff_ci_high")],
-        "n_scored": metrics.get("n_gold"),
+        "human": human.exported.source, "model": model.exported.source, "only_answered": only_answered,
+        "score_human": metrics["score_a"], "score_model": metrics["score_b"], "diff": metrics["diff"],
+        "diff_ci": [metrics.get("diff_ci_low"), metrics.get("diff_ci_high")], "n_scored": metrics["n_gold"],
     }
 
 
@@ -174,24 +179,24 @@ def time_report(active_ms: dict[str, list[int]]) -> dict:
 
 def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
     """Everything the report of ``dataset`` says, as plain JSON values."""
-    gold, gold_data, gold_name = gold_file(dataset)
+    subtask = get_subtask(dataset.subtask)
+    gold_data, gold_name = gold_file(dataset)
+    gold, gold_errors = read_gold(subtask, gold_data, gold_name)
+    gold_ids = {record["id"] for record in gold}
+    # Stored gold was checked on import, so a fault here is a fault of the database.
+    no_score = "; ".join(map(str, gold_errors)) or (None if gold else "the dataset has no gold")
     answers = dataset_answers(dataset)
-    humans = human_sources(dataset)
-    models = model_sources(dataset)
-    rows = []
-    for exported in [*humans, *models]:
-        if isinstance(exported, Unavailable):
-            rows.append({"source": exported.source, "kind": exported.kind, "available": False,
-                         "reason": exported.reason})
-        elif gold:
-            rows.append(score_source(dataset, gold, gold_data, gold_name, exported, resamples, seed))
-        else:
-            rows.append({"source": exported.source, "kind": exported.kind, "available": False,
-                         "reason": "the dataset has no gold"})
-    comparisons = [
-        compare_source(dataset, gold_data, gold_name, human, model, resamples, seed)
-        for model in models for human in humans if isinstance(human, Exported) and gold
-    ]
+    rows, humans, models = [], [], []
+    for exported in [*human_sources(dataset), *model_sources(dataset)]:
+        if isinstance(exported, Unavailable) or no_score:
+            reason = exported.reason if isinstance(exported, Unavailable) else no_score
+            rows.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
+            continue
+        read = read_source(subtask, gold_ids, exported)
+        rows.append(score_source(subtask, gold, read, resamples, seed))
+        if not read.errors:
+            (models if exported.kind == "model" else humans).append(read)
+    comparisons = [compare_source(subtask, gold, human, model, resamples, seed) for model in models for human in humans]
     return {
         "dataset": dataset.name,
         "dataset_id": dataset.pk,
