@@ -58,6 +58,32 @@ class NotExportable(Refused):
     """The stored answers do not make a valid submission file."""
 
 
+class NotAdjudicatorHere(Refused):
+    """The user may not adjudicate this dataset: they are no adjudicator, or annotate in it."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _("You annotate items of this dataset, so you cannot adjudicate it."))])
+
+
+class ClaimedByOther(Refused):
+    """Another adjudicator is working on the item (their claim has not expired)."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _("Another adjudicator is working on this item; it was not saved."))])
+
+
+class StaleDecision(Refused):
+    """The item was settled again since the version this decision was based on."""
+
+    def __init__(self, current) -> None:
+        message = _(
+            "This item was settled again since you opened it (it is now at version %(version)s), "
+            "so your decision was not saved. Reload the page to see the current decision."
+        ) % {"version": current.version}
+        super().__init__([Problem("", message)])
+        self.current = current  # the stored Adjudication
+
+
 class NothingToExport(NotExportable):
     """The source has no answer to export: said instead of giving an empty file."""
 

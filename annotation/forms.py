@@ -79,6 +79,13 @@ class ResolveFlagForm(forms.Form):
     note = forms.CharField(
         label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_COMMENT
     )
+    withdraw = forms.BooleanField(label=_("Withdraw the item (it is broken)"), required=False)
+
+
+class AdjudicationSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Dataset
+        fields = ["auto_majority", "adjudicators_see_names", "gold_revealed"]
 
 
 class ModelSubmissionForm(forms.Form):

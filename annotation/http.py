@@ -2,17 +2,33 @@
 export is downloaded, the same on its page and in the API.
 
 A refused answer or file is 422 (Unprocessable Content); a save based on an old version and
-answers that cannot be exported conflict with what is stored (409); a frozen dataset forbids
-the change (403).
+answers that cannot be exported conflict with what is stored (409), as do a decision based on
+an old version and one on an item another adjudicator holds; a frozen dataset forbids the
+change (403), as does adjudicating a dataset one annotates.
 """
 
 from django.http import StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
-from annotation.errors import DatasetFrozen, NotExportable, Refused, StaleVersion
+from annotation.errors import (
+    ClaimedByOther,
+    DatasetFrozen,
+    NotAdjudicatorHere,
+    NotExportable,
+    Refused,
+    StaleDecision,
+    StaleVersion,
+)
 from annotation.services.exporting import Export
 
-STATUS = {StaleVersion: 409, NotExportable: 409, DatasetFrozen: 403}
+STATUS = {
+    StaleVersion: 409,
+    StaleDecision: 409,
+    ClaimedByOther: 409,
+    NotExportable: 409,
+    DatasetFrozen: 403,
+    NotAdjudicatorHere: 403,
+}
 REFUSED = 422
 
 
@@ -24,7 +40,7 @@ def refusal_data(refused: Refused) -> dict:
     """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each) and,
     for a stale save, ``current_version``."""
     data = {"detail": " ".join(refused.messages), "problems": refused.messages}
-    if isinstance(refused, StaleVersion):
+    if isinstance(refused, (StaleVersion, StaleDecision)):
         data["current_version"] = refused.current.version
     return data
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.views import annotating, home, organizer, reports
+from annotation.views import adjudicating, annotating, home, organizer, reports
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -8,6 +8,10 @@ urlpatterns = [
     path("annotate/<id:dataset_pk>/done/", annotating.queue_done, name="queue_done"),
     path("annotate/<id:dataset_pk>/<position:position>/", annotating.annotate_item, name="annotate_item"),
     path("my-answers/", annotating.my_answers, name="my_answers"),
+    path("adjudicate/", adjudicating.adjudicate_home, name="adjudicate_home"),
+    path("adjudicate/<id:dataset_pk>/", adjudicating.adjudicate_continue, name="adjudicate_continue"),
+    path("adjudicate/<id:dataset_pk>/done/", adjudicating.adjudicate_done, name="adjudicate_done"),
+    path("adjudicate/<id:dataset_pk>/<id:item_pk>/", adjudicating.adjudicate_item, name="adjudicate_item"),
     path("organize/", organizer.dataset_list, name="organizer_datasets"),
     path("organize/import/", organizer.import_upload, name="organizer_import"),
     path("organize/<id:pk>/", organizer.dataset_detail, name="organizer_dataset"),

@@ -58,14 +58,17 @@ def generate(key: str, count: int) -> tuple[Path, list[Path]]:
     return inputs_path, files
 
 
-def measure(command: list[str]) -> tuple[float, float, int]:
-    """Best wall-clock seconds and best CPU seconds (user + system) of RUNS runs, and the
-    peak resident memory in kB. On a busy machine the CPU time is the steadier figure."""
+def measure(command: list[str], program: str = MEASURED, env: dict | None = None) -> tuple[float, float, int]:
+    """Best wall-clock seconds and best CPU seconds (user + system) of RUNS runs of
+    ``program`` (Python source printing its peak memory in kB last on stderr) with the
+    arguments ``command``, and the peak resident memory in kB. On a busy machine the CPU time
+    is the steadier figure."""
     walls, cpus, peaks = [], [], []
     for _ in range(RUNS):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        completed = subprocess.run([sys.executable, "-c", MEASURED, *command], cwd=ROOT, capture_output=True, text=True)
+        completed = subprocess.run([sys.executable, "-c", program, *command], cwd=ROOT, env=env,
+                                   capture_output=True, text=True)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)

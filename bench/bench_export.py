@@ -18,16 +18,13 @@ import json
 import os
 import platform
 import random
-import resource
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
-from pathlib import Path
 
+from bench_agreement import measure
 from bench_scoring import DATA, OUT, ROOT, commas_prediction, read_jsonl, scaled
 
-RUNS = 3
 SIZES = (5_000, 10_000)
 N_ANNOTATORS = 5
 SOURCES = (["annotator:bench1"], ["majority"], ["all"], ["all", "--format", "csv"])
@@ -99,22 +96,6 @@ def prepare() -> None:
     subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DATABASE, "-qc", "ANALYZE"], check=True)
 
 
-def measure(arguments: list[str]) -> tuple[float, float, int]:
-    walls, cpus, peaks = [], [], []
-    for _ in range(RUNS):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        completed = subprocess.run([sys.executable, "-c", MEASURED, *arguments], cwd=ROOT, env=ENV,
-                                   capture_output=True, text=True)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        if completed.returncode != 0:
-            sys.exit(f"{' '.join(arguments)} failed:\n{completed.stdout}{completed.stderr}")
-        peaks.append(int(completed.stderr.splitlines()[-1]))
-    return min(walls), min(cpus), max(peaks)
-
-
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     prepare()
@@ -124,7 +105,8 @@ def main() -> None:
         for source in SOURCES:
             label = "_".join(part.strip("-").replace(":", "_") for part in source) + f"_{size}"
             out = OUT / f"export.{label}"
-            wall, cpu, peak_kb = measure(["export_submission", f"bench-{size}", "--source", *source, "-o", str(out)])
+            wall, cpu, peak_kb = measure(["export_submission", f"bench-{size}", "--source", *source, "-o", str(out)],
+                                         MEASURED, ENV)
             figures[f"{label}_s"] = round(wall, 3)
             figures[f"{label}_cpu_s"] = round(cpu, 3)
             figures[f"{label}_peak_mb"] = round(peak_kb / 1024, 1)

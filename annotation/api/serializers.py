@@ -120,10 +120,15 @@ class AgreementSerializer(serializers.Serializer):
     answer_counts = serializers.SerializerMethodField()
     annotators = AnnotatorAgreementSerializer(many=True)
     disagreements = serializers.SerializerMethodField(help_text="Items where two submitted answers differ.")
+    withdrawn = serializers.SerializerMethodField(help_text="The ids of withdrawn items: left out of every figure.")
 
     @extend_schema_field(AnswerCountSerializer(many=True))
     def get_answer_counts(self, report) -> list[dict]:
         return [{"answers": answers, "items": items} for answers, items in report.answer_counts]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_withdrawn(self, report) -> list[str]:
+        return [item.external_id for item in report.withdrawn]
 
     def get_disagreements(self, report) -> int:
         return len(report.disagreements)

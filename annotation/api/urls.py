@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from annotation.api import docs, tokens, views
+from annotation.api import adjudication, docs, tokens, views
 
 urlpatterns = [
     path("datasets/", views.dataset_list, name="api_datasets"),
@@ -13,6 +13,13 @@ urlpatterns = [
     path("annotations/", views.annotation_list, name="api_annotations"),
     path("annotations/<id:pk>/", views.annotation_detail, name="api_annotation"),
     path("token/", tokens.obtain_token, name="api_token"),
+    path("adjudication/datasets/", adjudication.adjudication_datasets, name="api_adjudication_datasets"),
+    path("adjudication/datasets/<id:pk>/queue/", adjudication.adjudication_queue, name="api_adjudication_queue"),
+    path("adjudication/items/<id:pk>/", adjudication.adjudication_item, name="api_adjudication_item"),
+    path("adjudication/items/<id:pk>/claim/", adjudication.adjudication_claim, name="api_adjudication_claim"),
+    path("adjudication/items/<id:pk>/decision/", adjudication.adjudication_decision, name="api_adjudication_decision"),
+    path("datasets/<id:pk>/adjudication-settings/", adjudication.adjudication_settings, name="api_adjudication_settings"),
+    path("items/<id:pk>/withdraw/", adjudication.withdraw, name="api_withdraw"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", docs.api_docs, name="api_docs"),
 ]

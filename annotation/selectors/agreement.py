@@ -16,6 +16,7 @@ from itertools import combinations
 from django.db.models import QuerySet
 
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
+from annotation.selectors.progress import withdrawn_items
 from annotation.services.exporting import jsonl_bytes
 from scoring.agreement import agreement_figures, read_answers
 from scoring.reliability import AnswerTable
@@ -26,8 +27,8 @@ from scoring.validation import submission_line
 
 def counted_items(dataset: Dataset) -> QuerySet[Item]:
     """The items of the dataset whose answers count for agreement, in input order: the one
-    place that decides which items count."""
-    return Item.objects.filter(dataset=dataset).order_by("ordinal")
+    place that decides which items count (withdrawn items do not)."""
+    return Item.objects.filter(dataset=dataset, withdrawn_at__isnull=True).order_by("ordinal")
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,7 @@ class AgreementReport:
     figures: dict  # what `python -m scoring agreement --json` prints
     annotators: list[AnnotatorAgreement]
     disagreements: list[Disagreement]
+    withdrawn: list[Item]  # left out of every figure, listed as withdrawn
 
     @property
     def figure_rows(self) -> list[FigureRow]:
@@ -261,7 +263,7 @@ class AgreementReport:
 
 
 def agreement_report(dataset: Dataset) -> AgreementReport:
-    """Everything the organizer's agreement page shows (three queries)."""
+    """Everything the organizer's agreement page shows (four queries)."""
     answers = dataset_answers(dataset)
     return AgreementReport(
         dataset=dataset,
@@ -269,4 +271,5 @@ def agreement_report(dataset: Dataset) -> AgreementReport:
         figures=agreement_figures(dataset.subtask, answers.table),
         annotators=annotator_agreement(answers, dataset_gold(dataset)),
         disagreements=disagreements(answers),
+        withdrawn=list(withdrawn_items(dataset)),
     )

@@ -95,3 +95,12 @@ def dataset_flags(dataset: Dataset) -> QuerySet[Flag]:
         .select_related("item", "raised_by", "resolved_by")
         .order_by(F("resolved_at").asc(nulls_first=True), "-created_at")
     )
+
+
+def withdrawn_items(dataset: Dataset) -> QuerySet[Item]:
+    """The dataset's withdrawn items, with who withdrew them and why."""
+    return (
+        Item.objects.filter(dataset=dataset, withdrawn_at__isnull=False)
+        .select_related("withdrawn_by")
+        .order_by("ordinal")
+    )

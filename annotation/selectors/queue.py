@@ -102,7 +102,7 @@ def _table(model: type[Model]) -> str:
 
 def _next_unanswered(annotator: str, dataset: str, after: str, besides: str | None = None) -> str:
     """SQL for the position of the first assignment without a submitted answer in queue
-    order (NULL: none), looking first at the ones after ``after`` (so save & next moves
+    order, withdrawn items left out (NULL: none), looking first at the ones after ``after`` (so save & next moves
     forward), then from the start, then at the skipped ones, oldest skip first; never at
     position ``besides``. The arguments are SQL expressions. The three places are scalar
     subqueries of one COALESCE: the database runs a later one only when the earlier ones
@@ -111,6 +111,7 @@ def _next_unanswered(annotator: str, dataset: str, after: str, besides: str | No
         SELECT q.position FROM {_table(Assignment)} q
         WHERE q.annotator_id = {annotator} AND q.dataset_id = {dataset}
           {f"AND q.position <> {besides}" if besides else ""}
+          AND NOT EXISTS (SELECT 1 FROM {_table(Item)} w WHERE w.id = q.item_id AND w.withdrawn_at IS NOT NULL)
           AND NOT EXISTS (
             SELECT 1 FROM {_table(Annotation)} done
             WHERE done.item_id = q.item_id AND done.annotator_id = q.annotator_id AND done.status = %(submitted)s
@@ -166,6 +167,7 @@ class ItemPage:
     dataset_name: str
     subtask: str
     frozen: bool
+    auto_majority: bool  # a submit may settle the item by its majority (adjudication)
     answer: dict | None  # the stored answer fields; None: nothing stored yet
     answer_version: int  # 0: nothing stored yet
     answer_status: str | None  # an Annotation.Status; None: nothing stored yet
@@ -184,7 +186,7 @@ def _item_page_sql(where: str) -> str:
     # cannot see yet.
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
-               i.id, i.external_id, i.payload, d.id, d.name, d.subtask, d.frozen,
+               i.id, i.external_id, i.payload, d.id, d.name, d.subtask, d.frozen, d.auto_majority,
                stored.answer, COALESCE(stored.version, 0), stored.status,
                (SELECT COUNT(*) FROM {_table(Annotation)} done
                 JOIN {_table(Item)} done_item ON done_item.id = done.item_id
@@ -210,7 +212,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
     if row is None:
         return None
     (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, dataset_id, dataset_name,
-     subtask, frozen, answer, answer_version, answer_status, submitted, assigned, previous, next_position) = row
+     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, previous, next_position) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -223,6 +225,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         dataset_name=dataset_name,
         subtask=subtask,
         frozen=bool(frozen),
+        auto_majority=bool(auto_majority),
         answer=_json(Annotation, "answer", answer),
         answer_version=answer_version,
         answer_status=answer_status,

@@ -20,9 +20,9 @@ import numpy as np
 from django.utils import timezone
 
 from annotation.errors import Refused
-from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.selectors.agreement import dataset_answers
-from annotation.services.exporting import SOURCE_KINDS, build_export, export_sources, jsonl_bytes
+from annotation.services.exporting import SOURCE_KINDS, build_export, jsonl_bytes
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
@@ -74,10 +74,12 @@ def gold_file(dataset: Dataset) -> tuple[bytes, str]:
 
 
 def human_sources(dataset: Dataset) -> list[Exported | Unavailable]:
-    """Every annotator's export and the pooled sources (majority, adjudicated), each as the
+    """Every annotator with a submitted answer, by username, and the pooled sources (majority, adjudicated), each as the
     file its download holds (``annotation.services.exporting.build_export``)."""
     sources: list[Exported | Unavailable] = []
-    for source in [*(name for name in export_sources(dataset) if name.startswith("annotator:")), *POOLED]:
+    usernames = (Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+                 .order_by("annotator__username").values_list("annotator__username", flat=True).distinct())
+    for source in [*(f"annotator:{username}" for username in usernames), *POOLED]:
         kind = source.partition(":")[0]
         if kind not in SOURCE_KINDS:
             sources.append(Unavailable(source, kind, NO_EXPORT))

@@ -16,9 +16,11 @@ from django.utils.translation import gettext as _
 from annotation import limits
 from annotation.errors import DatasetFrozen, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.normalised import normalised_answer
 from annotation.problem_texts import for_annotator
 from annotation.rules import rule_refusals
 from annotation.selectors.queue import ItemPage
+from annotation.services.settling import settle_by_majority
 from annotation.storable import UNSTORABLE, unstorable, unstorable_fields
 from scoring.problems import Problem
 from scoring.validation import answer_problems, draft_problems
@@ -70,13 +72,13 @@ def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation
 # ---- saving ----
 
 
-def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
-    subtask = page.subtask
+def _shape_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
+    """What no answer may be, draft or submitted: empty, not an object, too deep, unstorable,
+    beyond the size limits of its item."""
     if answer is None or answer == {}:
         return [Problem("", _("Nothing is chosen or typed yet."))]
     if not isinstance(answer, dict):
         return [Problem("", _("The answer must be a JSON object with the answer fields."))]
-    payload = page.payload
     # Depth first: it bounds what every later check walks through.
     if limits.too_deep(answer):
         return [for_annotator(limits.depth_problem("answer"))]
@@ -85,13 +87,24 @@ def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
     ]
     if unstorable_found:
         return unstorable_found
-    beyond_limits = [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
-    if beyond_limits:
-        return beyond_limits
-    if not submit:
-        return [for_annotator(problem) for problem in draft_problems(subtask, answer)]
-    found = [for_annotator(problem) for problem in answer_problems(subtask, answer, payload)]
+    return [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+
+
+def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
+    """Why ``answer`` cannot be a submitted answer of the item ``payload`` (empty: it can):
+    the limits, the subtask's answer check and the app's answer rules. Adjudicated answers pass it too."""
+    found = _shape_refusals(subtask, answer, payload) or [
+        for_annotator(problem) for problem in answer_problems(subtask, answer, payload)
+    ]
     return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]
+
+
+def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
+    if submit:
+        return answer_refusals(page.subtask, answer, page.payload)
+    return _shape_refusals(page.subtask, answer, page.payload) or [
+        for_annotator(problem) for problem in draft_problems(page.subtask, answer)
+    ]
 
 
 def _locked_annotation(page: ItemPage) -> Annotation | None:
@@ -128,6 +141,7 @@ def save_answer(
     if refusals:
         raise Refused(refusals)
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
+    normalised = normalised_answer(page.subtask, answer) if submit else ""
     try:
         with transaction.atomic():
             annotation = _locked_annotation(page)
@@ -148,16 +162,20 @@ def save_answer(
                     active_ms=credited,
                     version=1,
                     submitted_at=now if submit else None,
+                    normalised_answer=normalised,
                 )
             else:
                 annotation.answer = answer
                 annotation.status = status
                 annotation.active_ms += credited
                 annotation.version += 1
+                annotation.normalised_answer = normalised
                 if submit:
                     annotation.submitted_at = now
                 annotation.save(
-                    update_fields=["answer", "status", "active_ms", "version", "submitted_at", "updated_at"]
+                    update_fields=[
+                        "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "updated_at"
+                    ]
                 )
             AnnotationRevision.objects.create(
                 annotation=annotation,
@@ -172,6 +190,8 @@ def save_answer(
         if current.answer == answer and current.status == status:
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
+    if submit and page.auto_majority:
+        settle_by_majority(page.item_id)
     return SaveOutcome(annotation, changed=True)
 
 

@@ -16,7 +16,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
 from annotation.errors import Refused
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
 
 
@@ -126,9 +126,17 @@ def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     if len({user.pk for user in annotators}) != len(annotators):
         raise Refused.because(_("an annotator is named twice"))
     refusals = []
+    adjudicators = set(
+        Adjudication.objects.filter(item__dataset=dataset, adjudicator__in=annotators).values_list("adjudicator", flat=True)
+    )
     for user in annotators:
         name = user.get_username()
-        if can_see_gold(user, dataset):
+        if user.pk in adjudicators:
+            refusals.append(
+                _("%(name)s has adjudicated in %(dataset)s and so cannot annotate it")
+                % {"name": name, "dataset": dataset.name}
+            )
+        elif can_see_gold(user, dataset):
             refusals.append(
                 _("%(name)s can see the gold of %(dataset)s and so cannot annotate it")
                 % {"name": name, "dataset": dataset.name}

@@ -3,7 +3,8 @@
 Each rater answers most items like the gold and, on some, makes a typical slip of the
 subtask (another label, a missed or an extra comma, another relation or a head one level up,
 another case of a numeral, a missed or a different correction). Every answer passes the
-scorer's full check of an answer; a slip that would not is replaced by the gold answer.
+checks of a submitted answer (the scorer's and the app's); a slip that would not is replaced
+by the gold answer.
 The answers are the same on every run (the random generator is seeded by dataset and rater).
 """
 
@@ -14,11 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotation.models import Annotation, AnnotationRevision, Dataset
+from annotation.normalised import normalised_answer
+from annotation.services.annotating import answer_refusals
 from annotation.services.assigning import assign
 from scoring.subtasks import get_subtask
 from scoring.subtasks.commas import markers
 from scoring.subtasks.discourse import RELATIONS
-from scoring.validation import answer_problems
 
 SLIP_RATE = 0.2  # share of items on which a rater answers otherwise than the gold
 SKIP_RATE = 0.05  # share of items a rater leaves unanswered
@@ -97,7 +99,7 @@ def demo_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -> dic
     answer = gold_answer(subtask, gold)
     if rng.random() < SLIP_RATE:
         slipped = SLIPS[subtask](item, answer, rng)
-        if not answer_problems(subtask, slipped, item):
+        if not answer_refusals(subtask, slipped, item):  # what the item page would accept
             return slipped
     return answer
 
@@ -119,13 +121,15 @@ def submit_demo_answers(dataset: Dataset, raters: list[User]) -> int:
         for item in items:
             if rng.random() < SKIP_RATE:
                 continue
+            answer = demo_answer(dataset.subtask, item.payload, item.gold.payload, rng)
             annotations.append(Annotation(
                 item=item,
                 annotator=rater,
-                answer=demo_answer(dataset.subtask, item.payload, item.gold.payload, rng),
+                answer=answer,
                 status=Annotation.Status.SUBMITTED,
                 active_ms=rng.randint(4_000, 60_000),
                 submitted_at=now,
+                normalised_answer=normalised_answer(dataset.subtask, answer),
             ))
     created = Annotation.objects.bulk_create(annotations)
     AnnotationRevision.objects.bulk_create(

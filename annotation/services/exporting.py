@@ -49,6 +49,7 @@ class Submission:
     annotator: User
     lines: list[dict]
     unanswered: list[str]  # external ids of assigned items without a submitted answer
+    withdrawn: list[str]  # external ids of withdrawn items: never exported
 
     @property
     def filename(self) -> str:
@@ -64,9 +65,13 @@ def jsonl_bytes(records: list[dict]) -> bytes:
 
 
 def build_submission(dataset: Dataset, annotator: User) -> Submission:
-    """The annotator's submitted answers of the dataset, checked; raises NotExportable."""
+    """The annotator's submitted answers of the dataset (withdrawn items left out and listed),
+    checked; raises NotExportable."""
     answers = (
-        Annotation.objects.filter(item__dataset=dataset, annotator=annotator, status=Annotation.Status.SUBMITTED)
+        Annotation.objects.filter(
+            item__dataset=dataset, item__withdrawn_at__isnull=True, annotator=annotator,
+            status=Annotation.Status.SUBMITTED,
+        )
         .order_by("item__ordinal")
         .values_list("item__external_id", "answer")
     )
@@ -74,12 +79,17 @@ def build_submission(dataset: Dataset, annotator: User) -> Submission:
     answered = {line["id"] for line in lines}
     unanswered = [
         external_id
-        for external_id in Assignment.objects.filter(dataset=dataset, annotator=annotator)
+        for external_id in Assignment.objects.filter(dataset=dataset, annotator=annotator, item__withdrawn_at__isnull=True)
         .order_by("item__ordinal")
         .values_list("item__external_id", flat=True)
         if external_id not in answered
     ]
-    submission = Submission(dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered)
+    withdrawn = list(
+        dataset.items.filter(withdrawn_at__isnull=False).order_by("ordinal").values_list("external_id", flat=True)
+    )
+    submission = Submission(
+        dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered, withdrawn=withdrawn
+    )
     checked_submission(dataset, lines, submission.filename)
     return submission
 
@@ -144,15 +154,6 @@ def parse_source(source: str) -> tuple[str, str]:
     return kind, username
 
 
-def export_sources(dataset: Dataset) -> list[str]:
-    """Every source of the dataset: each annotator with an assignment or answer, then majority and all."""
-    usernames = sorted(
-        set(Assignment.objects.filter(dataset=dataset).values_list("annotator__username", flat=True))
-        | set(Annotation.objects.filter(item__dataset=dataset).values_list("annotator__username", flat=True))
-    )
-    return [f"annotator:{username}" for username in usernames] + ["majority", "all"]
-
-
 def build_export(dataset: Dataset, source: str, format: str = "jsonl") -> Export:
     """The export of ``source`` (see the module), checked; raises Refused (NotExportable when
     the stored answers do not make a valid file)."""
@@ -166,6 +167,7 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl") -> Export
             raise Refused.because(_("no user named %(name)s") % {"name": username})
         submission = build_submission(dataset, annotator)
         left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
+        left_out += [(external_id, "withdrawn") for external_id in submission.withdrawn]
         export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out)
     elif kind == "majority":
         export = majority_export(dataset)

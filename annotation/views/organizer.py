@@ -8,11 +8,14 @@ from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.forms import (
+    AdjudicationSettingsForm,
     AssignForm,
     GoldForm,
     ImportForm,
@@ -30,12 +33,13 @@ from annotation.selectors.progress import (
     dataset_flags,
     dataset_overview,
     datasets_overview,
+    withdrawn_items,
 )
 from annotation.services.assigning import assign, release
 from annotation.selectors.exports import export_summaries
 from annotation.services.exporting import build_export, build_submission
 from annotation.services.importing import SourceFile, import_dataset, import_gold
-from annotation.services.organizing import resolve_flag, set_frozen
+from annotation.services.organizing import resolve_flag, set_adjudication_settings, set_frozen
 
 organizer_required = role_required(ORGANIZER)
 
@@ -75,7 +79,8 @@ def dataset_list(request: HttpRequest) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The dataset page; POST freezes/unfreezes it or resolves a flag (htmx: the flag's row)."""
+    """The dataset page; POST freezes/unfreezes it, changes its adjudication settings, or
+    resolves a flag, perhaps withdrawing its item (htmx: the flag's row)."""
     dataset = get_object_or_404(Dataset, pk=pk)
     if request.method == "POST":
         action = request.POST.get("action")
@@ -85,6 +90,12 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 request, _("Answers are frozen.") if action == "freeze" else _("Answers can be edited again.")
             )
             return redirect("organizer_dataset", pk=dataset.pk)
+        if action == "adjudication":
+            form = AdjudicationSettingsForm(request.POST, instance=dataset)
+            if form.is_valid():
+                set_adjudication_settings(dataset, **form.cleaned_data)
+                messages.success(request, _("Adjudication settings saved."))
+            return redirect("organizer_dataset", pk=dataset.pk)
         if action == "resolve":
             flag_pk = request.POST.get("flag", "")
             if not flag_pk.isdecimal():  # not an id at all: no such flag, rather than a crash
@@ -92,7 +103,12 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             flag = get_object_or_404(Flag, pk=int(flag_pk), item__dataset=dataset)
             form = ResolveFlagForm(request.POST)
             if form.is_valid():
-                flag = resolve_flag(flag, request.user, form.cleaned_data["note"])
+                flag = resolve_flag(
+                    flag, request.user, form.cleaned_data["note"], withdraw=form.cleaned_data["withdraw"]
+                )
+            if request.htmx and form.is_valid() and form.cleaned_data["withdraw"]:
+                # The withdrawn items' list changes too: the whole page is drawn anew.
+                return HttpResponseClientRedirect(reverse("organizer_dataset", args=[dataset.pk]))
             if request.htmx:
                 flag = Flag.objects.select_related("item", "raised_by", "resolved_by").get(pk=flag.pk)
                 # The row, and out of band the heading's count of open flags.
@@ -111,6 +127,8 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "dataset": dataset_overview(pk),
             "progress": annotator_progress(dataset),
             "flags": dataset_flags(dataset),
+            "adjudication_form": AdjudicationSettingsForm(instance=dataset),
+            "withdrawn": withdrawn_items(dataset),
         },
     )
 

@@ -280,82 +280,17 @@
     });
   }
 
-  function keyName(spec) {
-    let name = spec.key || spec.code;
-    if (spec.code) {
-      name = spec.code
-        .replace(/^Key/, "")
-        .replace(/^Digit/, "")
-        .replace(/^Numpad/, "")
-        .replace("ArrowLeft", "←")
-        .replace("ArrowRight", "→")
-        .replace("ArrowUp", "↑")
-        .replace("ArrowDown", "↓")
-        .replace("Escape", "Esc");
-    }
-    return (spec.ctrl ? "Ctrl+" : "") + (spec.shift ? "Shift+" : "") + name;
-  }
-
   // The "?" overlay lists every key; the legend under the answer area only the widget's
   // (the core's are on the action buttons).
   function renderKeyList() {
     const list = document.getElementById("keys-list");
     const legend = document.getElementById("key-legend");
     if (!list) return;
-    list.replaceChildren();
-    if (legend) legend.replaceChildren();
-    for (const spec of [...coreKeys, ...itemKeys()]) {
-      if (!spec.label) continue;
-      const row = document.createElement("li");
-      const kbd = document.createElement("kbd");
-      kbd.textContent = keyName(spec);
-      row.append(kbd, " ", spec.label);
-      list.append(row);
-      if (legend && !coreKeys.includes(spec)) legend.append(row.cloneNode(true));
-    }
+    list.replaceChildren(...PolisKeys.listRows([...coreKeys, ...itemKeys()]));
+    if (legend) legend.replaceChildren(...PolisKeys.listRows(itemKeys()));
   }
 
-  function isTextField(element) {
-    if (!element || element === document.body) return false;
-    if (element.isContentEditable) return true;
-    const tag = element.tagName;
-    if (tag === "TEXTAREA" || tag === "SELECT") return true;
-    if (tag !== "INPUT") return false;
-    return !["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image"].includes(element.type);
-  }
-
-  function activates(element) {
-    // Elements Enter already activates natively: handling Enter too would act twice.
-    if (!element) return false;
-    const tag = element.tagName;
-    if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return true;
-    return tag === "INPUT" && ["button", "submit", "reset", "checkbox", "radio", "image"].includes(element.type);
-  }
-
-  function matches(spec, event) {
-    if (spec.code ? spec.code !== event.code : spec.key !== event.key) return false;
-    if (Boolean(spec.ctrl) !== (event.ctrlKey || event.metaKey)) return false;
-    if (spec.shift !== undefined && spec.shift !== event.shiftKey) return false;
-    return true;
-  }
-
-  document.addEventListener("keydown", (event) => {
-    if (event.isComposing || event.keyCode === 229) return; // IME at work
-    if (event.altKey || event.getModifierState("AltGraph")) return; // AltGr types Polish letters
-    if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
-    if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
-    const inText = isTextField(event.target);
-    if (inText && !(item && item.form.contains(event.target)) && event.key !== "Escape") return;
-    if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
-    // A spec naming its Shift state wins over one that ignores Shift.
-    const candidates = [...coreKeys, ...itemKeys()].filter((spec) => matches(spec, event));
-    const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
-    if (!spec) return;
-    if (inText && !spec.inTextField) return;
-    if (inText && !["Escape", "Enter"].includes(event.key)) return; // typing always wins
-    event.preventDefault();
-    spec.run(event);
-  });
+  PolisKeys.listen(() => [...coreKeys, ...itemKeys()], () => item && item.form);
 
   // ---- core actions and their keys ----
   function openDialog(id) {
@@ -387,7 +322,7 @@
   registerCore({
     code: "Escape", inTextField: true, label: text.keyEscape,
     run: (event) => {
-      if (isTextField(event.target)) event.target.blur();
+      if (PolisKeys.isTextField(event.target)) event.target.blur();
     },
   });
 

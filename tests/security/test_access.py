@@ -48,7 +48,10 @@ def morphosyntax_queue():
 
 def test_every_page_and_endpoint_needs_a_login(morphosyntax_queue):
     annotator, dataset = morphosyntax_queue
-    values = {"dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": annotator.username}
+    values = {
+        "dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": annotator.username,
+        "item_pk": dataset.items.first().pk,
+    }
     routes = [(route, name) for route, name in _patterns(get_resolver()) if not route.startswith(PUBLIC_PREFIXES)]
     assert len(routes) >= 17
     client = Client()

@@ -103,7 +103,10 @@ def every_page(user, datasets) -> list[str]:
             urls.append("/" + route)
             continue
         for dataset in datasets:
-            values = {"dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": user.username}
+            values = {
+                "dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": user.username,
+                "item_pk": dataset.items.first().pk,
+            }
             urls.append(_url(route, values))
     item = datasets[0].items.first()
     urls += ["/admin/", "/admin/annotation/item/", f"/admin/annotation/item/{item.pk}/change/",
@@ -114,9 +117,14 @@ def every_page(user, datasets) -> list[str]:
 
 def test_every_page_carries_the_policy_and_shows_hostile_text_inert(everyone):
     user, datasets, client = everyone
+    # The one who annotates a dataset may not adjudicate it: its adjudication pages are seen
+    # by an adjudicator of no dataset.
+    adjudicator = Client(raise_request_exception=True)
+    adjudicator.force_login(make_user("adjudicator"))
     checked = 0
     for url in every_page(user, datasets):
-        response = client.get(url)
+        adjudicating = url.startswith(("/adjudicate/", "/api/adjudication/"))
+        response = (adjudicator if adjudicating else client).get(url)
         if response.status_code in (301, 302, 405):
             continue
         assert response.status_code in (200, 404), (url, response.status_code)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotation', '0002_role_groups'),
+        ('annotation', '0003_adjudication'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,85 @@
+// The key rules every page with keys follows (the item page, the adjudication page):
+// nothing fires during IME composition, with Alt/AltGr held (AltGr types Polish letters) or
+// Ctrl/Meta held (except registered Ctrl combinations), while a dialog is open, or while
+// focus is in a text field (except keys registered with `inTextField`: Escape and Enter);
+// Enter on a focused button or link only activates it; digits are read from `event.code`.
+// A key spec: {code | key, shift, ctrl, label, run, inTextField} (docs/architecture.md).
+window.PolisKeys = (function () {
+  "use strict";
+
+  function keyName(spec) {
+    let name = spec.key || spec.code;
+    if (spec.code) {
+      name = spec.code
+        .replace(/^Key/, "")
+        .replace(/^Digit/, "")
+        .replace(/^Numpad/, "")
+        .replace("ArrowLeft", "←")
+        .replace("ArrowRight", "→")
+        .replace("ArrowUp", "↑")
+        .replace("ArrowDown", "↓")
+        .replace("Escape", "Esc");
+    }
+    return (spec.ctrl ? "Ctrl+" : "") + (spec.shift ? "Shift+" : "") + name;
+  }
+
+  // One <li><kbd>key</kbd> label</li> per spec with a label.
+  function listRows(specs) {
+    return specs.filter((spec) => spec.label).map((spec) => {
+      const row = document.createElement("li");
+      const kbd = document.createElement("kbd");
+      kbd.textContent = keyName(spec);
+      row.append(kbd, " ", spec.label);
+      return row;
+    });
+  }
+
+  function isTextField(element) {
+    if (!element || element === document.body) return false;
+    if (element.isContentEditable) return true;
+    const tag = element.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT") return true;
+    if (tag !== "INPUT") return false;
+    return !["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image"].includes(element.type);
+  }
+
+  function activates(element) {
+    // Elements Enter already activates natively: handling Enter too would act twice.
+    if (!element) return false;
+    const tag = element.tagName;
+    if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return true;
+    return tag === "INPUT" && ["button", "submit", "reset", "checkbox", "radio", "image"].includes(element.type);
+  }
+
+  function matches(spec, event) {
+    if (spec.code ? spec.code !== event.code : spec.key !== event.key) return false;
+    if (Boolean(spec.ctrl) !== (event.ctrlKey || event.metaKey)) return false;
+    if (spec.shift !== undefined && spec.shift !== event.shiftKey) return false;
+    return true;
+  }
+
+  // Runs the spec among `specs()` (the keys in force now) that a key press names.
+  // Text fields outside `area()` (the answer area in force now) never take keys, except Escape.
+  function listen(specs, area) {
+    document.addEventListener("keydown", (event) => {
+      if (event.isComposing || event.keyCode === 229) return; // IME at work
+      if (event.altKey || event.getModifierState("AltGraph")) return; // AltGr types Polish letters
+      if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
+      if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
+      const inText = isTextField(event.target);
+      const answerArea = area();
+      if (inText && !(answerArea && answerArea.contains(event.target)) && event.key !== "Escape") return;
+      if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
+      // A spec naming its Shift state wins over one that ignores Shift.
+      const candidates = specs().filter((spec) => matches(spec, event));
+      const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
+      if (!spec) return;
+      if (inText && !spec.inTextField) return;
+      if (inText && !["Escape", "Enter"].includes(event.key)) return; // typing always wins
+      event.preventDefault();
+      spec.run(event);
+    });
+  }
+
+  return { keyName, listRows, isTextField, listen };
+})();
