@@ -65,9 +65,11 @@ class Unavailable:
 
 
 def gold_file(dataset: Dataset) -> tuple[bytes, str]:
-    """The dataset's gold lines in input order, as the JSONL file the scorer reads, and its name."""
+    """The dataset's gold lines in input order, as the JSONL file the scorer reads, and its name.
+    Withdrawn items (broken, taken out by an organizer) are in no export and scored for no one."""
     gold = list(
-        GoldAnswer.objects.filter(item__dataset=dataset).order_by("item__ordinal").values_list("payload", flat=True)
+        GoldAnswer.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True)
+        .order_by("item__ordinal").values_list("payload", flat=True)
     )
     marker = "SYNTHETIC-gold" if dataset.gold_synthetic else "gold"
     return jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
@@ -210,6 +212,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
         "n_items": dataset.items.count(),
         "n_gold": len(gold),
+        "n_withdrawn": dataset.items.filter(withdrawn_at__isnull=False).count(),
         "resamples": resamples,
         "seed": seed,
         "confidence": 0.95,

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 
 REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
-    "n_items", "n_gold", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement",
+    "n_items", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
@@ -342,3 +342,11 @@ def test_the_report_page_runs_the_same_queries_at_two_sizes(n_items, django_asse
     client = organizer_client()
     with django_assert_max_num_queries(30):
         assert client.get(reverse("organizer_report", args=[dataset.pk])).status_code == 200
+
+
+def test_withdrawn_items_are_scored_for_no_one(wsd_dataset):
+    wsd_dataset.items.filter(external_id="w4").update(withdrawn_at=timezone.now(), withdrawn_by=make_user("organizer"))
+    report = dataset_report(wsd_dataset, resamples=20)
+    assert (report["n_gold"], report["n_withdrawn"]) == (3, 1)
+    rows = {row["source"]: row for row in report["sources"]}
+    assert rows["annotator:ann2"]["n_scored"] == 3 and rows["annotator:ann2"]["score"] == 0.75  # D never in gold now
