@@ -140,3 +140,17 @@ class PoolForm(forms.Form):
     kind = forms.ChoiceField(label=_("Pool"), choices=Dataset.PoolKind.choices)
     inputs = forms.FileField(label=_("Inputs (JSONL)"))
     gold = forms.FileField(label=_("Gold (JSONL, with an optional explanation per line)"))
+
+
+class ModelSubmissionForm(forms.Form):
+    name = forms.CharField(label=_("Model name"), max_length=100)
+    submission = forms.FileField(label=_("Submission (JSONL, every item answered)"))
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(label=_("Campaign name"), max_length=100)
+    datasets = forms.ModelMultipleChoiceField(
+        label=_("Datasets (one per subtask)"),
+        queryset=Dataset.objects.order_by("subtask", "name"),
+        widget=forms.CheckboxSelectMultiple,
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.views import adjudicating, annotating, home, organizer, training
+from annotation.views import adjudicating, annotating, home, organizer, reports, training
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -25,4 +25,7 @@ urlpatterns = [
     path("organize/<id:pk>/assign/", organizer.assign_annotators, name="organizer_assign"),
     path("organize/<id:pk>/exports/", organizer.dataset_exports, name="organizer_exports"),
     path("organize/<id:pk>/export/<str:annotator>/", organizer.export_submission, name="organizer_export"),
+    path("organize/<id:pk>/report/", reports.dataset_report_page, name="organizer_report"),
+    path("organize/campaigns/", reports.campaign_list, name="organizer_campaigns"),
+    path("organize/campaigns/<id:pk>/", reports.campaign_page, name="organizer_campaign"),
 ]

@@ -74,16 +74,24 @@ def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pr
     if errors:
         return Scored(None, sorted_by_line(errors), sorted_by_line(faults))
 
+    return Scored(score_records(subtask, gold, pred, len(faults), only_answered, resamples, seed), [],
+                  sorted_by_line(faults))
+
+
+def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_answer_faults: int = 0,
+                  only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
+    """What ``score_files`` prints for gold and predictions already read (``read_gold``,
+    ``read_predictions``): one file read once can be scored and compared many times."""
     n_gold_total = len(gold)
     if only_answered:
         gold = [record for record in gold if record["id"] in pred]
-    metrics = {"subtask": key, **subtask.metric(gold, pred), "n_answer_faults": len(faults)}
+    metrics = {"subtask": subtask.key, **subtask.metric(gold, pred), "n_answer_faults": n_answer_faults}
     if only_answered:
         metrics["n_gold_total"] = n_gold_total
         metrics["coverage"] = len(gold) / n_gold_total if n_gold_total else 0.0
     if resamples:
         metrics.update(score_intervals(subtask, gold, pred, resamples, seed))
-    return Scored(metrics, [], sorted_by_line(faults))
+    return metrics
 
 
 def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
@@ -104,12 +112,18 @@ def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[byte
     if errors:
         return Scored(None, errors, faults)
 
-    answered_a, answered_b = predictions
+    return Scored(compare_records(subtask, gold, *predictions, only_answered, resamples, seed), [], faults)
+
+
+def compare_records(subtask: Subtask, gold: list[dict], pred_a: dict[str, dict], pred_b: dict[str, dict],
+                    only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
+    """What ``compare_files`` prints for gold and predictions already read."""
     if only_answered:
-        gold = [record for record in gold if record["id"] in answered_a]
-    score_a = subtask.metric(gold, answered_a)["score"]
-    score_b = subtask.metric(gold, answered_b)["score"]
-    metrics = {"subtask": key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b, "n_gold": len(gold)}
+        gold = [record for record in gold if record["id"] in pred_a]
+    score_a = subtask.metric(gold, pred_a)["score"]
+    score_b = subtask.metric(gold, pred_b)["score"]
+    metrics = {"subtask": subtask.key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b,
+               "n_gold": len(gold)}
     if resamples:
-        metrics.update(difference_interval(subtask, gold, answered_a, answered_b, resamples, seed))
-    return Scored(metrics, [], faults)
+        metrics.update(difference_interval(subtask, gold, pred_a, pred_b, resamples, seed))
+    return metrics

@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,9 +27,10 @@ from annotation.api.serializers import (
 from annotation.converters import BIGINT_MAX
 from annotation.errors import NotQualified, Refused
 from annotation.http import export_download, refusal_data, refusal_status
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.models import Annotation, Assignment, Campaign, Dataset, Item
 from annotation.roles import ANNOTATOR, ORGANIZER, has_role
 from annotation.selectors import queue as queues
+from annotation.selectors import report as report_selectors
 from annotation.selectors.agreement import agreement_report
 from annotation.selectors.exports import export_summaries
 from annotation.services import annotating
@@ -203,3 +204,37 @@ def annotation_detail(request: Request, pk: int) -> Response:
     incoming = AnnotationWriteSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
     return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)
+
+
+# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
+report_schema = extend_schema(
+    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)")],
+    responses=OpenApiTypes.OBJECT,
+)
+
+
+@report_schema
+@api_view(["GET"])
+def dataset_report(request: Request, pk: int) -> Response:
+    """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`)."""
+    _require(request, ORGANIZER)
+    dataset = get_object_or_404(Dataset, pk=pk)
+    return Response(report_selectors.dataset_report(dataset, seed=_seed(request)))
+
+
+@report_schema
+@api_view(["GET"])
+def campaign_report(request: Request, pk: int) -> Response:
+    """Organizers: the campaign table with every figure of its datasets' reports."""
+    _require(request, ORGANIZER)
+    campaign = get_object_or_404(Campaign, pk=pk)
+    return Response(report_selectors.campaign_report(campaign, seed=_seed(request)))
+
+
+def _seed(request: Request) -> int:
+    text = request.query_params.get("seed", "")
+    if not text:
+        return report_selectors.DEFAULT_SEED
+    if not text.isdecimal() or int(text) >= 2**63:
+        raise ValidationError({"seed": "a whole number from 0 to 2**63 - 1"})
+    return int(text)

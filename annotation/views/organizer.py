@@ -62,7 +62,7 @@ def _source(upload: UploadedFile) -> SourceFile:
     return SourceFile(name=upload.name, data=upload.read())
 
 
-def _upload_too_large(request: HttpRequest) -> bool:
+def upload_too_large(request: HttpRequest) -> bool:
     """Whether the request body is larger than the upload limit (known from its Content-Length
     before any of it is read: the refusal comes at once, not after the upload)."""
     try:
@@ -71,7 +71,7 @@ def _upload_too_large(request: HttpRequest) -> bool:
         return False
 
 
-def _refuse_upload(request: HttpRequest, template: str, context: dict) -> TemplateResponse:
+def refuse_upload(request: HttpRequest, template: str, context: dict) -> TemplateResponse:
     messages.error(request, upload_limit_sentence())
     response = TemplateResponse(request, template, context, status=413)
     # The body is not read: the connection cannot be used for another request.
@@ -147,8 +147,8 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST" and _upload_too_large(request):
-        return _refuse_upload(request, "annotation/organizer/import.html", {"form": ImportForm(), "problems": []})
+    if request.method == "POST" and upload_too_large(request):
+        return refuse_upload(request, "annotation/organizer/import.html", {"form": ImportForm(), "problems": []})
     form = ImportForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
@@ -176,8 +176,8 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset = get_object_or_404(Dataset, pk=pk)
-    if request.method == "POST" and _upload_too_large(request):
-        return _refuse_upload(
+    if request.method == "POST" and upload_too_large(request):
+        return refuse_upload(
             request, "annotation/organizer/import_gold.html", {"dataset": dataset, "form": GoldForm(), "problems": []}
         )
     form = GoldForm(request.POST or None, request.FILES or None)

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.errors import Refused
-from annotation.models import Dataset
+from annotation.models import Campaign, Dataset
 from annotation.services.importing import SourceFile
 from scoring.problems import Problem
 
@@ -32,6 +32,14 @@ def dataset_named(name: str) -> Dataset:
         return Dataset.objects.get(name=name)
     except Dataset.DoesNotExist:
         raise ArgumentTypeError(f"no dataset named {name!r}") from None
+
+
+def campaign_named(name: str) -> Campaign:
+    """Argument type: the campaign of that name."""
+    try:
+        return Campaign.objects.get(name=name)
+    except Campaign.DoesNotExist:
+        raise ArgumentTypeError(f"no campaign named {name!r}") from None
 
 
 def user_named(username: str) -> User:

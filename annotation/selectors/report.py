@@ -1,0 +1,292 @@
+"""The human-baseline report of a dataset, and the campaign table of several.
+
+Every score and interval is what `python -m scoring score --json --ci N --seed S` prints for
+an exported source: each source is exported as the submission lines its download holds, and
+those bytes, with the dataset's gold as a JSONL file, are read as `scoring.evaluate.score_files`
+reads them (`read_gold`, `read_predictions`: each file once) and scored by its own
+`score_records` (and `compare_records` for a model beside a human source) — the scorer's own
+code, never a second implementation. Annotators are scored on the items they answered (``--only-answered``,
+with coverage); majority, adjudicated and model sources on all gold (a missing item counts
+as wrong).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.utils import timezone
+
+from annotation.errors import Refused
+from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.selectors.agreement import dataset_answers
+from annotation.services.exporting import SOURCE_KINDS, build_export, jsonl_bytes
+from scoring.agreement import agreement_figures
+from scoring.breakdown import breakdown
+from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
+from scoring.intervals import interval_keys
+from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
+
+RESAMPLES = 1000
+DEFAULT_SEED = 0
+SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
+SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
+# The pooled human sources, scored on all gold; one without an export here is reported as missing.
+POOLED = ("majority", "adjudicated")
+NO_EXPORT = "this source has no export in the application yet, so it cannot be scored"
+HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
+# Figures of `score --json` that are not secondary metrics.
+SCORE_KEYS = {"score", "ci_low", "ci_high", "coverage"}
+MEAN_NO_INTERVAL = "the mean of several annotators' scores is no one submission, so it has no bootstrap interval"
+
+
+@dataclass(frozen=True)
+class Exported:
+    """One source as the submission file its download holds."""
+
+    source: str  # "annotator:NAME", "majority", "adjudicated", "model:NAME"
+    kind: str  # annotator | majority | adjudicated | model
+    name: str
+    filename: str
+    data: bytes
+    only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
+    left_out: Counter = field(default_factory=Counter)  # items the export leaves out, by reason
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A source that could not be exported, and why."""
+
+    source: str
+    kind: str
+    reason: str
+
+
+def gold_file(dataset: Dataset) -> tuple[bytes, str]:
+    """The dataset's gold lines in input order, as the JSONL file the scorer reads, and its name.
+    Withdrawn items (broken, taken out by an organizer) are in no export and scored for no one."""
+    gold = list(
+        GoldAnswer.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True)
+        .order_by("item__ordinal").values_list("payload", flat=True)
+    )
+    marker = "SYNTHETIC-gold" if dataset.gold_synthetic else "gold"
+    return jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
+
+
+def human_sources(dataset: Dataset) -> list[Exported | Unavailable]:
+    """Every annotator with a submitted answer, by username, and the pooled sources (majority, adjudicated), each as the
+    file its download holds (``annotation.services.exporting.build_export``)."""
+    sources: list[Exported | Unavailable] = []
+    usernames = (Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+                 .order_by("annotator__username").values_list("annotator__username", flat=True).distinct())
+    for source in [*(f"annotator:{username}" for username in usernames), *POOLED]:
+        kind = source.partition(":")[0]
+        if kind not in SOURCE_KINDS:
+            sources.append(Unavailable(source, kind, NO_EXPORT))
+            continue
+        try:
+            export = build_export(dataset, source)
+        except Refused as refused:
+            sources.append(Unavailable(source, kind, "; ".join(refused.messages)))
+            continue
+        sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export.data,
+                                only_answered=kind == "annotator", left_out=Counter(reason for _, reason in export.left_out)))
+    return sources
+
+
+def model_sources(dataset: Dataset) -> list[Exported]:
+    return [
+        Exported(f"model:{model.name}", "model", model.name, model.filename, bytes(model.data), only_answered=False)
+        for model in ModelSubmission.objects.filter(dataset=dataset).order_by("name")
+    ]
+
+
+@dataclass(frozen=True)
+class ReadSource:
+    """A source's file as the scorer reads it (``scoring.evaluate.read_predictions``), read once."""
+
+    exported: Exported
+    pred: dict[str, dict]
+    errors: list
+    n_faults: int
+
+
+def read_source(subtask: Subtask, gold_ids: set[str], exported: Exported) -> ReadSource:
+    pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
+    return ReadSource(exported, pred, errors, len(faults))
+
+
+def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
+    """One source's row of the report: what `score --json --ci` prints for its export (the
+    scorer's ``score_records`` on the file as ``score_files`` reads it), and the per-subtask
+    breakdown on the same scored gold lines."""
+    exported, pred = read.exported, read.pred
+    row = {"source": exported.source, "kind": exported.kind, "name": exported.name,
+           "scored_on": "answered items" if exported.only_answered else "all gold items", "available": True}
+    if read.errors:  # an export is checked before it is scored: only a stored model file could get here
+        return row | {"available": False, "reason": "; ".join(str(error) for error in read.errors)}
+    metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed)
+    answered = [record for record in gold if record["id"] in pred]
+    return row | {
+        "score": metrics["score"],
+        "intervals": {figure: [metrics.get(low), metrics.get(high)] for figure, low, high in interval_keys(subtask)},
+        "n_scored": metrics["n_gold"],
+        "n_missing": metrics["n_missing"],
+        "n_answered": len(pred),
+        "left_out": dict(exported.left_out),
+        "coverage": len(answered) / len(gold),
+        "answer_faults": read.n_faults,
+        "metrics": metrics,
+        "secondary": {name: value for name, value in metrics.items()
+                      if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
+        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred),
+    }
+
+
+def compare_source(subtask: Subtask, gold: list[dict], human: ReadSource, model: ReadSource,
+                   resamples: int, seed: int) -> dict:
+    """`compare --pred HUMAN --pred MODEL --ci` (the scorer's ``compare_records``): diff =
+    human - model, paired; on the human's answered items when the human covers a subset."""
+    only_answered = human.exported.only_answered
+    metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed)
+    return {
+        "human": human.exported.source, "model": model.exported.source, "only_answered": only_answered,
+        "score_human": metrics["score_a"], "score_model": metrics["score_b"], "diff": metrics["diff"],
+        "diff_ci": [metrics.get("diff_ci_low"), metrics.get("diff_ci_high")], "n_scored": metrics["n_gold"],
+    }
+
+
+def _time_figures(active_ms: list[int]) -> dict:
+    if not active_ms:
+        return {"n_items": 0, "median_s": None, "q1_s": None, "q3_s": None, "iqr_s": None, "total_hours": 0.0}
+    seconds = np.asarray(active_ms, dtype=np.float64) / 1000
+    q1, median, q3 = (float(value) for value in np.percentile(seconds, [25, 50, 75]))
+    return {"n_items": len(active_ms), "median_s": median, "q1_s": q1, "q3_s": q3, "iqr_s": q3 - q1,
+            "total_hours": float(seconds.sum()) / 3600}
+
+
+def time_report(active_ms: dict[str, list[int]]) -> dict:
+    """Active time per submitted answer (``active_ms``: username -> milliseconds of each):
+    median and interquartile range (numpy's linear percentiles) per annotator and overall,
+    and the annotators' total hours."""
+    everyone = [value for values in active_ms.values() for value in values]
+    overall = _time_figures(everyone)
+    return {
+        "per_annotator": [{"annotator": name, **_time_figures(values)} for name, values in sorted(active_ms.items())],
+        "overall": overall,
+        "total_hours": overall["total_hours"],
+        "active_seconds": [value / 1000 for value in everyone],
+    }
+
+
+def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
+    """Everything the report of ``dataset`` says, as plain JSON values."""
+    subtask = get_subtask(dataset.subtask)
+    gold_data, gold_name = gold_file(dataset)
+    gold, gold_errors = read_gold(subtask, gold_data, gold_name)
+    gold_ids = {record["id"] for record in gold}
+    # Stored gold was checked on import, so a fault here is a fault of the database.
+    no_score = "; ".join(map(str, gold_errors)) or (None if gold else "the dataset has no gold")
+    answers = dataset_answers(dataset)
+    rows, humans, models = [], [], []
+    for exported in [*human_sources(dataset), *model_sources(dataset)]:
+        if isinstance(exported, Unavailable) or no_score:
+            reason = exported.reason if isinstance(exported, Unavailable) else no_score
+            rows.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
+            continue
+        read = read_source(subtask, gold_ids, exported)
+        rows.append(score_source(subtask, gold, read, resamples, seed))
+        if not read.errors:
+            (models if exported.kind == "model" else humans).append(read)
+    comparisons = [compare_source(subtask, gold, human, model, resamples, seed) for model in models for human in humans]
+    return {
+        "dataset": dataset.name,
+        "dataset_id": dataset.pk,
+        "subtask": dataset.subtask,
+        "subtask_title": get_subtask(dataset.subtask).title,
+        "computed_at": timezone.now().isoformat(),
+        "frozen": dataset.frozen,
+        "gold_synthetic": dataset.gold_synthetic,
+        "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
+        "n_items": dataset.items.count(),
+        "n_gold": len(gold),
+        "n_withdrawn": dataset.items.filter(withdrawn_at__isnull=False).count(),
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": 0.95,
+        "sources": rows,
+        "comparisons": comparisons,
+        "time": time_report(answers.active_ms),
+        # What `python -m scoring agreement --json` prints for the annotators' exports.
+        "agreement": agreement_figures(dataset.subtask, answers.table),
+    }
+
+
+# The campaign table ----------------------------------------------------------------------------
+
+def _cell(row: dict | None) -> dict | None:
+    if row is None or not row.get("available"):
+        return None
+    low, high = row["intervals"]["score"]
+    return {"score": row["score"], "ci_low": low, "ci_high": high, "source": row["source"]}
+
+
+def campaign_cells(report: dict) -> dict[str, dict | None]:
+    """One dataset's cells of the campaign table: column -> {score, ci_low, ci_high} or None."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for row in report["sources"]:
+        if row.get("available"):
+            by_kind[row["kind"]].append(row)
+    annotators = by_kind["annotator"]
+    best = max(annotators, key=lambda row: row["score"], default=None)
+    cells: dict[str, dict | None] = {
+        "best annotator": _cell(best),
+        "mean annotator": {
+            "score": statistics.fmean(row["score"] for row in annotators), "ci_low": None, "ci_high": None,
+            "n_annotators": len(annotators), "reason": MEAN_NO_INTERVAL,
+        } if annotators else None,
+        "majority": _cell(next(iter(by_kind["majority"]), None)),
+        "adjudicated": _cell(next(iter(by_kind["adjudicated"]), None)),
+    }
+    for row in by_kind["model"]:
+        cells[f"model:{row['name']}"] = _cell(row)
+    return cells
+
+
+def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
+    """The campaign table: the six subtasks as rows, the human sources and every model as
+    columns; a dataset with synthetic gold puts no number in it (its cells are None, with a footnote)."""
+    datasets = {dataset.subtask: dataset for dataset in campaign.datasets.all()}
+    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed) for key, dataset in datasets.items()}
+    models = sorted({f"model:{row['name']}" for report in reports.values() for row in report["sources"]
+                     if row["kind"] == "model"})
+    columns = [*HUMAN_COLUMNS, *models]
+    rows, footnotes = [], []
+    for key in SUBTASK_KEYS:
+        report = reports.get(key)
+        row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
+               "dataset_id": report["dataset_id"] if report else None,
+               "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None}
+        cells = campaign_cells(report) if report else {}
+        if report and report["gold_synthetic"]:
+            cells = {}
+            footnotes.append({"subtask": key, "dataset": report["dataset"], "text": SYNTHETIC_FOOTNOTE})
+            row["footnote"] = len(footnotes)
+        row["cells"] = {column: cells.get(column) for column in columns}
+        rows.append(row)
+    return {
+        "campaign": campaign.name,
+        "campaign_id": campaign.pk,
+        "computed_at": timezone.now().isoformat(),
+        "resamples": resamples,
+        "seed": seed,
+        "confidence": 0.95,
+        "gold_synthetic": any(report["gold_synthetic"] for report in reports.values()),
+        "columns": columns,
+        "rows": rows,
+        "footnotes": footnotes,
+        "notes": {"mean annotator": MEAN_NO_INTERVAL},
+        "datasets": list(reports.values()),
+    }

@@ -1,0 +1,125 @@
+"""Organizer pages of the human-baseline report: a dataset's report (with model uploads) and
+campaigns (their table). Each page also serves its downloads: ?format=json|md|csv|tex, and a
+dataset report's plots as SVG (?plot=KEY)."""
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from annotation.errors import Refused
+from annotation.forms import CampaignForm, ModelSubmissionForm
+from annotation.http import refusal_status
+from annotation.models import Campaign, Dataset
+from annotation.report_formats import CONTENT_TYPES, FORMATS, campaign_file, campaign_grid, report_file
+from annotation.report_plots import report_plots
+from annotation.roles import ORGANIZER, role_required
+from annotation.selectors.report import DEFAULT_SEED, campaign_report, dataset_report
+from annotation.services.importing import SourceFile
+from annotation.services.reporting import create_campaign, upload_model_submission
+from annotation.views.organizer import refuse_upload, upload_too_large
+
+organizer_required = role_required(ORGANIZER)
+
+
+class ReportOptions(forms.Form):
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    format = forms.ChoiceField(required=False, choices=[(fmt, fmt) for fmt in FORMATS])
+    plot = forms.CharField(required=False, max_length=300)
+
+
+def _options(request: HttpRequest) -> dict:
+    form = ReportOptions(request.GET)
+    if not form.is_valid():
+        raise Http404  # a seed or format no link ever gives
+    data = form.cleaned_data
+    return {"seed": DEFAULT_SEED if data["seed"] is None else data["seed"], "format": data["format"], "plot": data["plot"]}
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The report of a dataset; POST uploads a model submission."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    options = _options(request)
+    if request.method == "POST" and upload_too_large(request):
+        return refuse_upload(request, "annotation/organizer/report.html", {
+            "dataset": dataset, "report": None, "form": ModelSubmissionForm(), "problems": []})
+    form = ModelSubmissionForm(request.POST or None, request.FILES or None)
+    problems, status = [], 200
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["submission"]
+        try:
+            model = upload_model_submission(dataset=dataset, name=form.cleaned_data["name"],
+                                            submission=SourceFile(name=upload.name, data=upload.read()),
+                                            uploaded_by=request.user)
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
+        else:
+            messages.success(request, _("Model %(name)s added to the report.") % {"name": model.name})
+            return redirect("organizer_report", pk=dataset.pk)
+    report = dataset_report(dataset, seed=options["seed"])
+    plots = report_plots(report)
+    stem = f"{dataset.name}.report"
+    if options["format"]:
+        return _download(report_file(report, plots, options["format"]), CONTENT_TYPES[options["format"]],
+                         f"{stem}.{options['format']}")
+    if options["plot"]:
+        plot = next((plot for plot in plots if plot.key == options["plot"]), None)
+        if plot is None:
+            raise Http404
+        return _download(plot.svg, "image/svg+xml; charset=utf-8", f"{stem}.{plot.key.replace(':', '-')}.svg")
+    return TemplateResponse(request, "annotation/organizer/report.html", {
+        "dataset": dataset, "report": report, "form": form, "problems": problems, "formats": FORMATS,
+        # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
+        "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
+    }, status=status)
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    """The campaigns; POST creates one."""
+    form = CampaignForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = create_campaign(name=form.cleaned_data["name"], datasets=list(form.cleaned_data["datasets"]),
+                                       created_by=request.user)
+        except Refused as refused:
+            for message in refused.messages:
+                form.add_error(None, message)
+            status = refusal_status(refused)
+        else:
+            return redirect("organizer_campaign", pk=campaign.pk)
+    campaigns = Campaign.objects.prefetch_related("datasets").order_by("name")
+    return TemplateResponse(request, "annotation/organizer/campaign_list.html",
+                            {"campaigns": campaigns, "form": form}, status=status)
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign table (the table a paper prints) and its downloads."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    options = _options(request)
+    table = campaign_report(campaign, seed=options["seed"])
+    if options["format"]:
+        return _download(campaign_file(table, options["format"]), CONTENT_TYPES[options["format"]],
+                         f"{campaign.name}.campaign.{options['format']}")
+    headers, grid = campaign_grid(table)
+    return TemplateResponse(request, "annotation/organizer/campaign.html", {
+        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers,
+        "rows": [(row, cells[1:]) for row, cells in zip(table["rows"], grid)],
+    })
