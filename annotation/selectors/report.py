@@ -22,6 +22,7 @@ from django.utils import timezone
 from annotation.errors import Refused
 from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.selectors.agreement import dataset_answers
+from annotation.selectors.training import training_procedure
 from annotation.services.exporting import SOURCE_KINDS, build_export, jsonl_bytes
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
@@ -221,6 +222,8 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "time": time_report(answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
         "agreement": agreement_figures(dataset.subtask, answers.table),
+        # How the annotators were trained, qualified and controlled.
+        "procedure": training_procedure(dataset),
     }
 
 

@@ -11,6 +11,7 @@ from annotation.models import Assignment, Dataset
 from annotation.selectors import queue as queues
 from annotation.selectors.agreement import counted_items, dataset_answers
 from annotation.selectors.exports import export_summaries
+from annotation.selectors.report import dataset_report
 from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
 from annotation.services import training
 from annotation.services.annotating import save_answer
@@ -116,6 +117,10 @@ def test_control_accuracy_per_annotator_with_an_alert_below_the_threshold(contro
     assert procedure["control_rate"] == 4 and procedure["control_items"] == 6 and procedure["threshold"] == 0.8
     assert rows[annotator.username]["control_accuracy"] == 0.0 and rows[annotator.username]["below_control_threshold"]
     assert procedure["below_control_threshold"] == [annotator.username]
+    # The human-baseline report states the procedure, on its page and in its JSON.
+    assert dataset_report(controlled, resamples=10)["procedure"] == procedure
+    report_page = client.get(reverse("organizer_report", args=[controlled.pk])).content.decode()
+    assert 'id="procedure"' in report_page and "⚠" in report_page
 
 
 def test_release_of_a_departed_annotator_moves_real_items_only(controlled, annotator):
