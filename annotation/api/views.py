@@ -34,7 +34,7 @@ from annotation.selectors import report as report_selectors
 from annotation.selectors.agreement import agreement_report
 from annotation.selectors.exports import export_summaries
 from annotation.services import annotating
-from annotation.services.exporting import FORMATS, build_export
+from annotation.services.exporting import FILLS, FORMATS, build_export
 
 
 class Pages(PageNumberPagination):
@@ -98,26 +98,30 @@ def dataset_agreement(request: Request, pk: int) -> Response:
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("source", str, description="annotator:NAME, majority or all; without it, the sources and their counts"),
+        OpenApiParameter("source", str, description="annotator:NAME, majority, adjudicated or all; without it, the sources and their counts"),
+        OpenApiParameter("fill", str, enum=list(FILLS), description="majority only: fill the items without a majority from the adjudications"),
         OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
-        OpenApiParameter("left_out", bool, description="the items the export leaves out (id, reason; tab-separated) instead"),
+        OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
     ],
     responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
 )
 @api_view(["GET"])
 def dataset_export(request: Request, pk: int):
-    """Organizers: one source of the dataset's answers as a file, checked by the scorer (streamed);
-    without ``source``, the sources with their counts (JSON), as the export page lists them."""
+    """Organizers: one source of the dataset's answers as a file, checked by the scorer (streamed;
+    headers X-Export-Left-Out, X-Export-Filled, X-Export-Complete); without ``source``, the
+    sources with their counts and whether each is complete (JSON), as the export page lists them."""
     _require(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
     if "source" not in request.query_params:
         return Response({"sources": [
             {"source": summary.source, "n_records": summary.n_records, "n_left_out": summary.n_left_out,
+             "fill": summary.fill or None, "complete": summary.complete,
              "formats": list(summary.formats), "problems": [str(problem) for problem in summary.problems]}
             for summary in export_summaries(dataset)
         ]})
     try:
-        export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"))
+        export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"),
+                              request.query_params.get("fill") or None)
     except Refused as refusal:
         return Response(refusal_data(refusal), status=refusal_status(refusal))
     return export_download(export, left_out=request.query_params.get("left_out") in ("1", "true"))

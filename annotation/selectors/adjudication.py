@@ -156,6 +156,14 @@ def dataset_counts(dataset_id: int) -> CaseCounts:
     return CaseCounts(*(int(n or 0) for n in row))
 
 
+def case_statuses(dataset: Dataset) -> dict[int, str]:
+    """{item id: OPEN, STALE or SETTLED} of the dataset's cases (one query)."""
+    sql = _cases_sql("dataset") + " SELECT item_id, status FROM cases"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})
+        return dict(cursor.fetchall())
+
+
 def next_case(user: User, dataset_id: int, after_item_id: int | None = None) -> int | None:
     """The item id of the next open or stale case after ``after_item_id`` in queue order
     (wrapping round, never that item itself), skipping items another adjudicator holds.

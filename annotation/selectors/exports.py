@@ -7,7 +7,8 @@ from django.db.models import Count, Exists, OuterRef
 
 from annotation.errors import Refused
 from annotation.models import Annotation, Assignment, Dataset
-from annotation.services.exporting import FORMATS, majority_export
+from annotation.selectors.agreement import counted_items
+from annotation.services.exporting import FORMATS, adjudicated_export, majority_export, withdrawn_ids
 from scoring.problems import Problem
 
 
@@ -18,12 +19,15 @@ class SourceSummary:
     n_left_out: int
     formats: tuple[str, ...] = ("jsonl",)
     problems: list[Problem] = field(default_factory=list)  # why it cannot be exported
+    fill: str = ""  # majority filled from this source ("adjudicated")
+    complete: bool = True  # nothing left out but withdrawn items
 
 
 def export_summaries(dataset: Dataset) -> list[SourceSummary]:
-    """Every source: each annotator (by username), then majority, then all."""
+    """Every source: each annotator (by username), then majority, majority filled from
+    adjudicated, adjudicated, then all."""
     submitted = dict(
-        Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+        Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
         .order_by().values("annotator__username").annotate(n=Count("pk")).values_list("annotator__username", "n")
     )
     answered = Annotation.objects.filter(item=OuterRef("item"), annotator=OuterRef("annotator"),
@@ -34,13 +38,26 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
         .annotate(n=Count("pk", filter=~Exists(answered))).values_list("annotator__username", "n")
     )
     summaries = [
-        SourceSummary(f"annotator:{username}", submitted.get(username, 0), unanswered.get(username, 0))
+        SourceSummary(f"annotator:{username}", submitted.get(username, 0), unanswered.get(username, 0),
+                      complete=not unanswered.get(username, 0))
         for username in sorted(submitted.keys() | unanswered.keys())
     ]
     try:
-        majority = majority_export(dataset)
-        summaries.append(SourceSummary("majority", majority.n_records, len(majority.left_out)))
+        # One build gives both majority rows: the filled items are the unfilled export's left-out ones.
+        filled = majority_export(dataset, "adjudicated")
+        n_filled = len(filled.filled)
+        summaries.append(SourceSummary("majority", filled.n_records - n_filled, len(filled.left_out) + n_filled,
+                                       complete=filled.complete and not n_filled))
+        summaries.append(SourceSummary("majority", filled.n_records, len(filled.left_out), fill="adjudicated",
+                                       complete=filled.complete))
     except Refused as refused:
-        summaries.append(SourceSummary("majority", 0, 0, problems=refused.problems))
-    summaries.append(SourceSummary("all", sum(submitted.values()), 0, FORMATS))
+        summaries.append(SourceSummary("majority", 0, 0, problems=refused.problems, complete=False))
+    try:
+        adjudicated = adjudicated_export(dataset)
+        summaries.append(SourceSummary("adjudicated", adjudicated.n_records, len(adjudicated.left_out),
+                                       complete=adjudicated.complete))
+    except Refused as refused:
+        summaries.append(SourceSummary("adjudicated", 0, 0, problems=refused.problems, complete=False))
+    withdrawn = len(withdrawn_ids(dataset))
+    summaries.append(SourceSummary("all", sum(submitted.values()), withdrawn, FORMATS))
     return summaries

@@ -352,14 +352,14 @@ def _posted_object(request: HttpRequest, model, field: str):
 @organizer_required
 @require_http_methods(["GET"])
 def dataset_exports(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every export source of the dataset with its counts; ?source=S[&file_format=F] streams that
-    export's file, with &left_out=1 the list of the items it leaves out."""
+    """Every export source of the dataset with its counts; ?source=S[&file_format=F][&fill=adjudicated]
+    streams that export's file, with &left_out=1 the list of the items it leaves out (and fills)."""
     dataset = get_object_or_404(Dataset, pk=pk)
     source = request.GET.get("source")
     problems, status = [], 200
     if source:
         try:
-            export = build_export(dataset, source, request.GET.get("file_format", "jsonl"))
+            export = build_export(dataset, source, request.GET.get("file_format", "jsonl"), request.GET.get("fill") or None)
         except Refused as refused:
             problems, status = refused.problems, refusal_status(refused)
         else:

@@ -1,33 +1,41 @@
 from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, dataset_named
-from annotation.services.exporting import FORMATS, build_export, write_export
+from annotation.services.exporting import FILLS, FORMATS, build_export, write_export
 
 
 class Command(DataCommand):
     help = (
         "Write one source of a dataset's answers to a file: annotator:NAME (their submitted "
-        "answers), majority (what `python -m scoring majority` gives for the annotators' exports) "
-        "or all (every submitted answer with its metadata, jsonl or csv). Submissions are in input "
+        "answers), majority (what `python -m scoring majority` gives for the annotators' exports; "
+        "--fill adjudicated fills the items without one from the adjudications), adjudicated (the "
+        "common answer where the annotators agreed, else the adjudication) or all (every submitted answer with its metadata, jsonl or csv). Submissions are in input "
         "order and checked as `python -m scoring validate --partial --inputs` does; the items left "
-        "out are listed on stderr with the reason. The file appears only when complete."
+        "out are listed on stderr with the reason (withdrawn items are in no export), the filled ones "
+        "too; an export that leaves out more than withdrawn items is said to be incomplete. The file "
+        "appears only when fully written."
     )
     refused_outcome = "nothing written"
 
     def add_arguments(self, parser):
         parser.add_argument("dataset", type=dataset_named, help="dataset name")
-        parser.add_argument("--source", required=True, help="annotator:NAME, majority or all")
+        parser.add_argument("--source", required=True, help="annotator:NAME, majority, adjudicated or all")
+        parser.add_argument("--fill", choices=FILLS, help="majority only: fill the items without a majority")
         parser.add_argument("--format", choices=FORMATS, default="jsonl", help="csv only for --source all")
         parser.add_argument("-o", "--output", required=True, help="file to write")
 
-    def run(self, *, dataset, source, format, output, **options):
-        export = build_export(dataset, source, format)
+    def run(self, *, dataset, source, format, fill, output, **options):
+        export = build_export(dataset, source, format, fill)
         try:
             write_export(export, output)
         except OSError as error:
             raise CommandError(f"cannot write {output}: {error.strerror}") from None
         for external_id, reason in export.left_out:
             self.stderr.write(f"left out: {external_id}: {reason}")
+        for external_id, reason in export.filled:
+            self.stderr.write(f"filled from {fill}: {external_id}: {reason}")
+        filled = f", {len(export.filled)} filled from {fill}" if fill else ""
         self.stdout.write(
-            f"Wrote {export.n_records} records of {source} to {output}; {len(export.left_out)} items left out."
+            f"Wrote {export.n_records} records of {source} to {output}; {len(export.left_out)} items left out{filled}"
+            + ("." if export.complete else "; the export is incomplete.")
         )
