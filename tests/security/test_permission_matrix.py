@@ -56,6 +56,19 @@ APPLICATION = {
     "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
     "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
     "api_dataset_export":    "403/403 403/405 403/405 403/405 200/405",
+    "api_dataset_report":    "403/403 403/405 403/405 403/405 200/405",
+    "api_campaign_report":   "403/403 403/405 403/405 403/405 404/405",  # no campaign of that id
+    "organizer_report":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_campaigns":   "302/302 403/403 403/403 403/403 200/200",
+    "organizer_campaign":    "302/302 403/403 403/403 403/403 404/405",  # no campaign of that id
+    "organizer_accounts":    "302/302 403/403 403/403 403/403 200/400",
+    "organizer_training":    "302/302 403/403 403/403 403/403 200/400",
+    "organizer_control_plot": "302/302 403/403 403/403 403/403 200/405",
+    # The dataset has no training pool: no round to open, for its annotator or anyone.
+    "training_round":        "302/302 404/405 404/405 403/403 403/403",
+    "training_item":         "302/302 404/404 404/404 403/403 403/403",
+    # The favicon is public: a redirect to the static file.
+    "annotation.views.home.favicon": "302/405 302/405 302/405 302/405 302/405",
     # Django's account pages: the same for everyone, but a password change needs a login.
     "login":                  "200/200 200/200 200/200 200/200 200/200",
     "logout":                 "405/302 405/302 405/302 405/302 405/302",
@@ -185,7 +198,7 @@ def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
             wrong.append(f"{method} {url} as {role}: {status}, expected {want}")
         if role in ("anonymous", "annotator", "other_annotator", "adjudicator") and GOLD_MARK in body:
             wrong.append(f"{method} {url} as {role}: the gold canary in the response")
-        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language"):
+        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language", "annotation.views.home.favicon"):
             login = "/admin/login/" if name.startswith("admin:") else "/accounts/login/"
             if not location.startswith(login):
                 wrong.append(f"{method} {url} as {role}: sent to {location}, not to {login}")
