@@ -58,7 +58,9 @@ def test_flag_dialog_enter_adds_a_line_ctrl_enter_sends_escape_closes(page: Page
     assert not Flag.objects.exists()
 
     page.keyboard.press("Shift+F")
+    expect(dialog).to_be_visible()
     comment.focus()
+    expect(comment).to_be_focused()
     page.keyboard.press("Control+a")
     page.keyboard.type("Dwie liczby")
     page.keyboard.press("Enter")  # a new line, not a send
