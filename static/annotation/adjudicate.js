@@ -33,16 +33,7 @@
   }
 
   function showProblems(messages) {
-    const box = problemsBox();
-    box.replaceChildren();
-    if (!messages || messages.length === 0) return;
-    const list = document.createElement("ul");
-    for (const message of messages) {
-      const entry = document.createElement("li");
-      entry.textContent = message;
-      list.append(entry);
-    }
-    box.append(list);
+    problemsBox().replaceChildren(...PolisKeys.messageList(messages));
   }
 
   // ---- choosing ----

@@ -4,6 +4,7 @@
 // focus is in a text field (except keys registered with `inTextField`: Escape and Enter);
 // Enter on a focused button or link only activates it; digits are read from `event.code`.
 // A key spec: {code | key, shift, ctrl, label, run, inTextField} (docs/architecture.md).
+// Both pages also draw their key lists and refusal lists with it.
 window.PolisKeys = (function () {
   "use strict";
 
@@ -88,5 +89,17 @@ window.PolisKeys = (function () {
     if (field) field.focus();
   }
 
-  return { keyName, listRows, isTextField, listen, focusAnswerField };
+  // The refusals a page shows under its answer: one <ul> of the messages (none: nothing).
+  function messageList(messages) {
+    if (!messages || messages.length === 0) return [];
+    const list = document.createElement("ul");
+    for (const message of messages) {
+      const entry = document.createElement("li");
+      entry.textContent = message;
+      list.append(entry);
+    }
+    return [list];
+  }
+
+  return { keyName, listRows, isTextField, listen, focusAnswerField, messageList };
 })();
