@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 
+from annotation import sql_rows
+
 ANNOTATOR = "annotator"
 ADJUDICATOR = "adjudicator"
 ORGANIZER = "organizer"
@@ -50,26 +52,30 @@ def _group_names(user_id: int) -> frozenset[str]:
 def user_with_roles(source: str, where: str, params: list, columns: str = ""):
     """The user that ``source`` (a FROM clause whose user table is aliased ``u``) and ``where``
     select, with their role names, in one hand-written query; None if there is none. Extra
-    ``columns`` are set on the user object as the database returns them (no conversion);
-    ``params`` fill the placeholders of columns, source and where, in that order. Every page
-    checks a role, and the ORM's queries for the user and then their groups cost more to
-    build than the database takes to answer."""
+    ``columns`` (``, <expression> AS <name>``) are set on the user object as the database
+    returns them (no conversion); ``params`` fill the placeholders of columns, source and
+    where, in that order. Every page checks a role, and the ORM's queries for the user and
+    then their groups cost more to build than the database takes to answer."""
     user_model = get_user_model()
     quote = connection.ops.quote_name
     memberships = quote(user_model.groups.through._meta.db_table)
     groups = quote(Group._meta.db_table)
-    rows = list(
-        user_model._default_manager.raw(
-            f"SELECT u.*{columns}, g.name AS role_name FROM {source}"
+    fields = sql_rows.column_count(user_model)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {sql_rows.columns(user_model, 'u')}{columns}, g.name FROM {source}"
             f" LEFT JOIN {memberships} m ON m.user_id = u.id LEFT JOIN {groups} g ON g.id = m.group_id"
             f" WHERE {where}",
             params,
         )
-    )
+        rows = cursor.fetchall()
+        extra_names = [column[0] for column in cursor.description[fields:-1]]
     if not rows:
         return None
-    user = rows[0]
-    user._polis_group_names = frozenset(row.role_name for row in rows if row.role_name is not None)
+    user = sql_rows.instance(user_model, rows[0][:fields])
+    for name, value in zip(extra_names, rows[0][fields:-1]):
+        setattr(user, name, value)
+    user._polis_group_names = frozenset(row[-1] for row in rows if row[-1] is not None)
     return user
 
 

@@ -13,7 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation import limits
+from annotation import limits, sql_rows
 from annotation.errors import DatasetFrozen, NeedsConfirmation, NotQualified, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
@@ -110,13 +110,26 @@ def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
 def _locked_annotation(page: ItemPage) -> Annotation | None:
     """The stored answer to the assignment's item, locked until the transaction ends (the
     ORM's select_for_update, hand-written: building that query took longer than running it)."""
-    table = connection.ops.quote_name(Annotation._meta.db_table)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found = Annotation.objects.raw(
-        f"SELECT * FROM {table} WHERE item_id = %s AND annotator_id = %s{lock}",
-        [page.item_id, page.annotator_id],
-    )
-    return next(iter(found), None)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {sql_rows.columns(Annotation, 'a')} FROM {sql_rows.quoted(Annotation)} a"
+            f" WHERE a.item_id = %s AND a.annotator_id = %s{lock}",
+            [page.item_id, page.annotator_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else sql_rows.instance(Annotation, row)
+
+
+# What a save writes: every field of a new annotation, the answer's fields of a stored one, a revision.
+INSERTED_FIELDS = (
+    "item_id", "annotator_id", "answer", "status", "active_ms", "version", "created_at", "updated_at", "submitted_at",
+    "normalised_answer", "metadata",
+)
+UPDATED_FIELDS = (
+    "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "metadata", "updated_at",
+)
+REVISION_FIELDS = ("annotation_id", "version", "answer", "status", "active_ms", "created_at")
 
 
 def save_answer(
@@ -167,18 +180,22 @@ def save_answer(
                 raise Refused.because(_("This answer is already submitted: save a change with “Save & next”."))
             credited = _credited_ms(active_ms, _clock_started_ms(clock, page), annotation)
             now = timezone.now()
+            # Hand-written writes (annotation.sql_rows): the ORM's took longer to build than to run.
             if annotation is None:
-                annotation = Annotation.objects.create(
+                annotation = Annotation(
                     item_id=page.item_id,
                     annotator_id=page.annotator_id,
                     answer=answer,
                     status=status,
                     active_ms=credited,
                     version=1,
+                    created_at=now,
+                    updated_at=now,
                     submitted_at=now if submit else None,
                     normalised_answer=normalised,
                     metadata=metadata,
                 )
+                sql_rows.insert(annotation, INSERTED_FIELDS)
             else:
                 annotation.answer = answer
                 annotation.status = status
@@ -186,21 +203,19 @@ def save_answer(
                 annotation.version += 1
                 annotation.normalised_answer = normalised
                 annotation.metadata = metadata
+                annotation.updated_at = now
                 if submit:
                     annotation.submitted_at = now
-                annotation.save(
-                    update_fields=[
-                        "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "metadata",
-                        "updated_at",
-                    ]
-                )
-            AnnotationRevision.objects.create(
-                annotation=annotation,
+                sql_rows.update(annotation, UPDATED_FIELDS)
+            revision = AnnotationRevision(
+                annotation_id=annotation.pk,
                 version=annotation.version,
                 answer=answer,
                 status=status,
                 active_ms=annotation.active_ms,
+                created_at=now,
             )
+            sql_rows.insert(revision, REVISION_FIELDS)
     except IntegrityError:
         # A first save from another tab created the annotation between our read and write.
         current = Annotation.objects.get(item_id=page.item_id, annotator_id=page.annotator_id)

@@ -1,0 +1,306 @@
+"""Server CPU per save, in-process: save & next through the item page (htmx) and
+POST /api/annotations/ with a token, for each of the six subtasks.
+
+No HTTP server: each request is a WSGI environ handed to Django's WSGI handler, as gunicorn
+hands it over, with the session cookie and CSRF token of a logged-in annotator (and CSRF
+checked). CPU time (time.process_time) of this process per request, so that other work on
+the machine skews the figure little; the database's own CPU is not counted.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/polis_profile SECRET_KEY=... \
+        python bench/profile_saves.py --setup          # make the campaign once (drops the database)
+    python bench/profile_saves.py [--saves 60] [--profile page|api] [--subtasks commas,...]
+
+--setup imports the six subtasks (bench/bench_campaign.py's sample items) into the database
+named by DATABASE_URL, which must be polis_profile or end with _profile. Every later run
+makes new annotators with queues of their own, so runs can be repeated on the same database.
+"""
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+sys.path.insert(0, str(BASE_DIR / "bench"))
+
+SUBTASKS = ("commas", "numerals", "morphosyntax", "wsd", "coreference", "discourse")
+
+
+def environ(method: str, path: str, body: bytes = b"", headers: dict | None = None) -> dict:
+    path, _, query = path.partition("?")
+    env = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SCRIPT_NAME": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1", "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "CONTENT_LENGTH": str(len(body)),
+    }
+    for name, value in (headers or {}).items():
+        key = name.upper().replace("-", "_")
+        env[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
+    return env
+
+
+class Response:
+    """A request handed to Django's WSGI handler in this process."""
+
+    def __init__(self, handler, env):
+        self.headers = {}
+        if isinstance(handler, Gunicorn):
+            self.status, self.headers, self.body = handler.send(env)
+            return
+
+        def start_response(status, headers, exc_info=None):
+            self.status = int(status.split()[0])
+            self.headers = {name.lower(): value for name, value in headers}
+
+        result = handler(env, start_response)
+        self.body = b"".join(result).decode()
+        if hasattr(result, "close"):
+            result.close()
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Gunicorn:
+    """gunicorn with deploy/gunicorn.conf.py and one worker; its worker's CPU time from /proc."""
+
+    def __init__(self):
+        import http.client
+        import socket
+        import subprocess
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
+             "--bind", f"127.0.0.1:{self.port}", "--workers", "1", "--log-level", "warning",
+             "--access-logfile", "/dev/null"], cwd=BASE_DIR,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("gunicorn did not start")
+                time.sleep(0.1)
+        time.sleep(0.5)
+        self.worker = int(Path(f"/proc/{self.server.pid}/task/{self.server.pid}/children").read_text().split()[0])
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def cpu(self) -> float:
+        fields = Path(f"/proc/{self.worker}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+    def send(self, env):
+        import http.client
+
+        headers = {key[5:].replace("_", "-"): value for key, value in env.items() if key.startswith("HTTP_")}
+        if "CONTENT_TYPE" in env:
+            headers["Content-Type"] = env["CONTENT_TYPE"]
+        path = env["PATH_INFO"] + ("?" + env["QUERY_STRING"] if env["QUERY_STRING"] else "")
+        body = env["wsgi.input"].getvalue() or None
+        try:
+            self.connection.request(env["REQUEST_METHOD"], path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.HTTPException, OSError):
+            self.connection.close()
+            self.connection.request(env["REQUEST_METHOD"], path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        content = response.read().decode()
+        return response.status, {name.lower(): value for name, value in response.getheaders()}, content
+
+    def close(self):
+        self.server.terminate()
+        self.server.wait(timeout=30)
+
+
+def setup() -> None:
+    import bench_server as server
+
+    url = os.environ["DATABASE_URL"]
+    name = urlsplit(url).path.lstrip("/")
+    if not (name == "polis_profile" or name.endswith("_profile") or name.startswith("polis_fastsave")):
+        sys.exit(f"refusing to drop database {name!r}")
+    server.recreate_database(url, own_name=name)
+    server.manage("migrate", "--noinput", "-v", "0")
+    server.manage("createcachetable")
+    import django
+
+    django.setup()
+    from bench_campaign import import_campaign
+
+    import_campaign()
+
+
+def annotator_with_queue(dataset, length: int, tag: str):
+    """A new annotator with a queue of `length` items of the dataset, logged in; the realistic answers."""
+    import random
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import Group, User
+    from importlib import import_module
+
+    from annotation.models import Assignment
+    from annotation.roles import ANNOTATOR
+    from bench_campaign import realistic_answer
+
+    user = User.objects.create_user(f"profile-{tag}-{time.time_ns()}", password=None)
+    user.groups.add(Group.objects.get_or_create(name=ANNOTATOR)[0])
+    rng = random.Random(tag)
+    items = list(dataset.items.select_related("gold").order_by("?")[:length])
+    Assignment.objects.bulk_create(
+        Assignment(dataset=dataset, item=item, annotator=user, position=position)
+        for position, item in enumerate(items, start=1)
+    )
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[-1],
+                    HASH_SESSION_KEY: user.get_session_auth_hash()})
+    session.create()
+    answers = [realistic_answer(dataset.subtask, item.payload, item.gold.payload, rng) for item in items]
+    return user, session.session_key, items, answers
+
+
+def clock(handler) -> float:
+    return handler.cpu() if isinstance(handler, Gunicorn) else time.process_time()
+
+
+def field(page: str, name: str) -> str:
+    import re
+
+    found = re.search(rf'name="{name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="{name}"', page)
+    return found.group(1) if found.group(1) is not None else found.group(2)
+
+
+def page_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
+    """CPU seconds of each save & next through the item page (htmx), the next item included."""
+    _, session_key, _, answers = annotator_with_queue(dataset, saves + 1, f"page-{dataset.subtask}")
+    cookie = f"sessionid={session_key}"
+    first = Response(handler, environ("GET", f"/annotate/{dataset.pk}/", headers={"Cookie": cookie}))
+    path = urlsplit(first.headers["location"]).path
+    page = Response(handler, environ("GET", path, headers={"Cookie": cookie}))
+    csrf = page.headers["set-cookie"].split("csrftoken=", 1)[1].split(";", 1)[0] if "set-cookie" in page.headers else None
+    cookie += f"; csrftoken={csrf}"
+    body = page.body
+    cpu = []
+    for number in range(saves):
+        token = field(body, "csrfmiddlewaretoken")
+        position = int(path.rstrip("/").rsplit("/", 1)[1])
+        fields = {"csrfmiddlewaretoken": token, "answer": json.dumps(answers[position - 1]), "version": field(body, "version"),
+                  "clock": field(body, "clock"), "intent": "submit", "active_ms": "1500"}
+        headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                   "HX-Current-URL": f"http://127.0.0.1{path}", "X-CSRFToken": token}
+        encoded = urlencode(fields).encode()
+        if profiler:
+            profiler.enable()
+        started = clock(handler)
+        response = Response(handler, environ("POST", path, encoded, headers))
+        if response.status == 422 and 'name="confirm"' in response.body:
+            encoded = urlencode({**fields, "confirm": "1"}).encode()
+            response = Response(handler, environ("POST", path, encoded, headers))
+        cpu.append(clock(handler) - started)
+        if profiler:
+            profiler.disable()
+        assert response.status == 200, (response.status, response.body[:500])
+        path = response.headers.get("hx-push-url")
+        if path is None:
+            break
+        body = response.body
+    return cpu
+
+
+def api_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
+    """CPU seconds of each POST /api/annotations/ with a token."""
+    from rest_framework.authtoken.models import Token
+
+    user, _, items, answers = annotator_with_queue(dataset, saves, f"api-{dataset.subtask}")
+    token = Token.objects.create(user=user)
+    headers = {"Authorization": f"Token {token.key}", "Content-Type": "application/json", "Accept": "application/json"}
+    cpu = []
+    for item, answer in zip(items, answers):
+        body = json.dumps({"item": item.pk, "answer": answer, "status": "submitted", "version": 0,
+                           "active_ms": 1500}).encode()
+        if profiler:
+            profiler.enable()
+        started = clock(handler)
+        response = Response(handler, environ("POST", "/api/annotations/", body, headers))
+        if response.status == 422 and "needs_confirmation" in response.body:
+            body = json.dumps({**json.loads(body), "confirmed": True}).encode()
+            response = Response(handler, environ("POST", "/api/annotations/", body, headers))
+        cpu.append(clock(handler) - started)
+        if profiler:
+            profiler.disable()
+        assert response.status == 201, (response.status, response.body[:500])
+    return cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--setup", action="store_true", help="make the campaign (drops and makes the database)")
+    parser.add_argument("--saves", type=int, default=60, help="saves per subtask and flow (default 60)")
+    parser.add_argument("--subtasks", default=",".join(SUBTASKS))
+    parser.add_argument("--profile", choices=("page", "api"), help="cProfile this flow; print the top functions")
+    parser.add_argument("--sort", default="cumulative", help="cProfile sort key (default cumulative)")
+    parser.add_argument("--top", type=int, default=60)
+    parser.add_argument("--callees", help="print the callees of the functions matching this (a pstats pattern)")
+    parser.add_argument("--gunicorn", action="store_true", help="send the requests to gunicorn (one worker) "
+                        "and count its worker's CPU time instead")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
+    if args.setup:
+        setup()
+        return
+    import django
+
+    django.setup()
+    from django.core.handlers.wsgi import WSGIHandler
+
+    from annotation.models import Dataset
+
+    handler = Gunicorn() if args.gunicorn else WSGIHandler()
+    datasets = {dataset.subtask: dataset for dataset in Dataset.objects.filter(pool_of=None)}
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    figures = {}
+    for subtask in args.subtasks.split(","):
+        dataset = datasets[subtask]
+        # The first requests of a process load templates, translations and prepare statements.
+        page_saves(handler, dataset, 3)
+        api_saves(handler, dataset, 3)
+        for flow, run in (("page", page_saves), ("api", api_saves)):
+            cpu = run(handler, dataset, args.saves, profiler if args.profile == flow else None)
+            figures[f"{flow}_{subtask}_ms"] = round(1000 * statistics.mean(cpu), 3)
+            figures[f"{flow}_{subtask}_median_ms"] = round(1000 * statistics.median(cpu), 3)
+    for flow in ("page", "api"):
+        means = [figures[f"{flow}_{subtask}_ms"] for subtask in args.subtasks.split(",")]
+        figures[f"{flow}_mean_ms"] = round(statistics.mean(means), 3)
+    if args.gunicorn:
+        handler.close()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+    if profiler:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats(args.sort)
+        if args.callees:
+            stats.print_callees(args.callees)
+        else:
+            stats.print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
