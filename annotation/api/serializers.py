@@ -71,6 +71,29 @@ class AnnotationSerializer(serializers.Serializer):
         page = self.context.get("page")
         return page.external_id if page is not None else annotation.item.external_id
 
+    def to_representation(self, annotation: Annotation) -> dict:
+        """The fields above, as DRF's field-by-field representation makes them (tests/api holds
+        the two equal), built directly: copying the fields for every serializer and going
+        through them took most of the time of serializing an API save's reply."""
+        return {
+            "id": annotation.pk,
+            "item": annotation.item_id,
+            "dataset": annotation.assigned_dataset_id,
+            "external_id": self.get_external_id(annotation),
+            "answer": annotation.answer,
+            "status": str(annotation.status),
+            "version": annotation.version,
+            "active_ms": annotation.active_ms,
+            "created_at": TIMESTAMP.to_representation(annotation.created_at),
+            "updated_at": TIMESTAMP.to_representation(annotation.updated_at),
+            "submitted_at": TIMESTAMP.to_representation(annotation.submitted_at),
+            "metadata": annotation.metadata,
+        }
+
+
+# Formats AnnotationSerializer's timestamps as its DateTimeFields do (it reads no serializer).
+TIMESTAMP = serializers.DateTimeField()
+
 
 class AnnotationWriteSerializer(serializers.Serializer):
     """One save: the same checks, idempotency and version check as the item page."""

@@ -3,9 +3,11 @@
 import pytest
 from django.test import Client
 from django.urls import reverse
+from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from annotation.api.serializers import AnnotationSerializer
 from annotation.models import Annotation, AnnotationRevision, Assignment
 from tests.annotate.conftest import GOLD_MARK, wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
@@ -94,6 +96,25 @@ def test_create_resubmit_update_and_stale_save(setup):
     assert stale.json()["current_version"] == 2 and "another tab or browser" in stale.json()["detail"]
     assert Annotation.objects.get().answer == {"answer": "C"}
     assert AnnotationRevision.objects.count() == 2
+
+
+def test_an_annotation_reads_as_drfs_own_representation_of_its_fields(setup):
+    """AnnotationSerializer builds its output directly; DRF's field-by-field one is the reference."""
+    client = setup["client"]
+    post(client, first_item(setup["mine"]), {"answer": "B"})
+    post(client, setup["items"][2], {"answer": None}, status="draft")
+    saved = post(client, setup["items"][0], {"answer": "C"})
+    annotations = list(Annotation.objects.select_related("item"))
+    for annotation in annotations:
+        annotation.assigned_dataset_id = annotation.item.dataset_id
+    assert {annotation.status for annotation in annotations} == {"draft", "submitted"}
+    for annotation in annotations:
+        direct = AnnotationSerializer(annotation).data
+        assert direct == serializers.Serializer.to_representation(AnnotationSerializer(annotation), annotation)
+        assert list(direct) == list(AnnotationSerializer().fields)
+    # After a save: from what the save read (its ItemPage), not from the item.
+    assert saved.json()["external_id"] == setup["items"][0].external_id
+    assert saved.json()["dataset"] == setup["partly"].pk
 
 
 def test_refusals_name_the_field_and_store_nothing(setup):
