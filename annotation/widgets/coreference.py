@@ -8,6 +8,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from annotation.widgets import Widget, compact_json
+from annotation.widgets.choice_cards import card_attributes
 from annotation.widgets.markup import MENTION, element, mark_up
 from scoring.subtasks.coreference import LABELS, TARGET_LABEL, TARGET_MENTION
 
@@ -24,14 +25,20 @@ def _mention(match: re.Match[str], inner: SafeString | None) -> SafeString:
 def context(payload: dict, answer: dict | None) -> dict:
     candidates = payload.get("candidates") or {}
     choice = (answer or {}).get("answer")
+    chosen = choice if choice in LABELS else None
     return {
         "context_html": mark_up(str(payload.get("context", "")), MENTION, _mention),
         "target_text": _target_text(str(payload.get("context", ""))),
         "candidates": [
-            {"letter": letter, "number": number, "text": str(candidates.get(letter, ""))}
+            {
+                "letter": letter,
+                "number": number,
+                "text": str(candidates.get(letter, "")),
+                "attributes": card_attributes(letter, number, chosen),
+            }
             for number, letter in enumerate(LABELS, start=1)
         ],
-        "choice": choice if choice in LABELS else None,
+        "choice": chosen,
     }
 
 

@@ -4,6 +4,7 @@ each with its [[TARGET]] word highlighted; one choice."""
 from django.utils.html import format_html
 
 from annotation.widgets import Widget, compact_json
+from annotation.widgets.choice_cards import card_attributes
 from annotation.widgets.markup import WSD_TARGET, highlight
 from scoring.subtasks.wsd import LABELS
 
@@ -11,13 +12,19 @@ from scoring.subtasks.wsd import LABELS
 def context(payload: dict, answer: dict | None) -> dict:
     candidates = payload.get("candidates") or {}
     choice = (answer or {}).get("answer")
+    chosen = choice if choice in LABELS else None
     return {
         "reference_html": highlight(str(payload.get("reference_sentence", "")), WSD_TARGET),
         "candidates": [
-            {"letter": letter, "number": number, "html": highlight(str(candidates.get(letter, "")), WSD_TARGET)}
+            {
+                "letter": letter,
+                "number": number,
+                "html": highlight(str(candidates.get(letter, "")), WSD_TARGET),
+                "attributes": card_attributes(letter, number, chosen),
+            }
             for number, letter in enumerate(LABELS, start=1)
         ],
-        "choice": choice if choice in LABELS else None,
+        "choice": chosen,
     }
 
 
