@@ -58,34 +58,46 @@ def instance(model: type[Model], values: Sequence) -> Model:
 
 
 @cache
-def _insert_sql(model: type[Model], names: tuple[str, ...]) -> str:
-    quote = connection.ops.quote_name
-    fields = _fields(model, names)
-    return (
-        f"INSERT INTO {quoted(model)} ({', '.join(quote(field.column) for field in fields)})"
-        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(model._meta.pk.column)}"
-    )
-
-
-@cache
 def _fields(model: type[Model], names: tuple[str, ...]) -> tuple:
     return tuple(model._meta.get_field(name) for name in names)
 
 
-def _prepared(row: Model, names: Sequence[str]) -> list:
+@cache
+def column_list(model: type[Model], names: tuple[str, ...]) -> str:
+    """The columns of the fields ``names`` (attribute names), quoted, comma-separated."""
+    return ", ".join(connection.ops.quote_name(field.column) for field in _fields(model, names))
+
+
+@cache
+def insert_sql(model: type[Model], names: tuple[str, ...]) -> str:
+    """INSERT of one row of the fields ``names``; its parameters: ``prepared(row, names)``."""
+    return f"INSERT INTO {quoted(model)} ({column_list(model, names)}) VALUES ({', '.join(['%s'] * len(names))})"
+
+
+def prepared(row: Model, names: tuple[str, ...]) -> list:
+    """The values of the fields ``names`` of ``row`` as the database takes them."""
     return [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _fields(type(row), names)]
+
+
+def stored(row: Model, pk: int) -> None:
+    """Mark ``row`` as stored with this primary key, as the ORM leaves an instance it saved
+    (see Model.from_db in Django's documentation)."""
+    row.pk = pk
+    row._state.adding = False
+    row._state.db = connection.alias
+
+
+@cache
+def _insert_returning_pk_sql(model: type[Model], names: tuple[str, ...]) -> str:
+    return f"{insert_sql(model, names)} RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
 
 
 def insert(row: Model, names: tuple[str, ...]) -> None:
     """Insert the unsaved ``row`` with the fields ``names`` (attribute names, e.g. ``item_id``;
     nothing else is filled in, neither defaults nor auto_now dates); sets its primary key."""
-    model = type(row)
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, names), _prepared(row, names))
-        row.pk = cursor.fetchone()[0]
-    # As the ORM leaves an instance it saved (see Model.from_db in Django's documentation).
-    row._state.adding = False
-    row._state.db = connection.alias
+        cursor.execute(_insert_returning_pk_sql(type(row), names), prepared(row, names))
+        stored(row, cursor.fetchone()[0])
 
 
 @cache
@@ -98,4 +110,4 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
 def update(row: Model, names: tuple[str, ...]) -> None:
     """Write the fields ``names`` of ``row`` (attribute names; auto_now dates are not touched)."""
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(type(row), names), [*_prepared(row, names), row.pk])
+        cursor.execute(_update_sql(type(row), names), [*prepared(row, names), row.pk])

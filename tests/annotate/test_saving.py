@@ -8,7 +8,9 @@ from django.core import signing
 from django.urls import reverse
 
 from annotation.models import Annotation, AnnotationRevision, Flag
-from annotation.services.annotating import CLOCK_SALT
+from annotation.errors import StaleVersion
+from annotation.selectors.queue import item_page
+from annotation.services.annotating import CLOCK_SALT, save_answer
 from tests.item_pages import htmx_post, item_url, next_location
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +76,25 @@ def test_a_stale_save_with_a_different_answer_is_refused_and_the_first_kept(logg
     annotation = Annotation.objects.get()
     assert (annotation.answer, annotation.version) == ({"answer": "A"}, 1)
     assert AnnotationRevision.objects.count() == 1
+
+
+def test_two_tabs_read_before_either_saved_a_first_answer_get_what_one_tab_after_the_other_gets(wsd_queue):
+    """A first save is written in one statement unless an answer is stored by then: the page
+    of the later tab still says there is none, and the stored one must decide as it would."""
+    annotator, dataset = wsd_queue
+    first_tab, second_tab = (item_page(annotator, dataset.pk, 1) for _ in range(2))
+    saved = save_answer(page=first_tab, answer={"answer": "A"}, submit=True, based_on_version=0)
+    assert (saved.changed, saved.annotation.version) == (True, 1)
+    again = save_answer(page=second_tab, answer={"answer": "A"}, submit=True, based_on_version=0)
+    assert (again.changed, again.annotation.pk) == (False, saved.annotation.pk)
+    with pytest.raises(StaleVersion):
+        save_answer(page=second_tab, answer={"answer": "B"}, submit=True, based_on_version=0)
+    stored = Annotation.objects.get()
+    assert (stored.answer, stored.version, stored.status) == ({"answer": "A"}, 1, "submitted")
+    assert list(stored.revisions.values_list("version", "answer", "status", "active_ms")) == [
+        (1, {"answer": "A"}, "submitted", stored.active_ms)
+    ]
+    assert stored.created_at == stored.updated_at == stored.submitted_at
 
 
 def test_a_submit_gets_the_full_check_and_a_refusal_changes_nothing(logged_in, wsd_queue):
