@@ -13,9 +13,9 @@ A marker without its partner is left as visible text rather than guessed at.
 
 import re
 from collections.abc import Callable, Mapping
+from html import escape
 
-from django.forms.utils import flatatt
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 # The marker syntax is the benchmark's, defined by the subtasks' scorer modules:
@@ -31,8 +31,11 @@ Renderer = Callable[[re.Match[str], SafeString | None], str]
 
 
 def element(tag: str, inner: SafeString | str, attrs: Mapping[str, str] | None = None) -> SafeString:
-    """<tag attrs>inner</tag>; attribute values are escaped, `inner` is escaped unless safe."""
-    return format_html("<{}{}>{}</{}>", mark_safe(tag), flatatt(dict(attrs or {})), inner, mark_safe(tag))
+    """<tag attrs>inner</tag>; attributes in name order (as Django's flatatt writes them),
+    their values escaped; `inner` is escaped unless safe. Written out rather than with
+    format_html and flatatt, which took most of the time of marking an item's text up."""
+    attributes = "".join(f' {name}="{escape(value)}"' for name, value in sorted((attrs or {}).items()))
+    return mark_safe(f"<{tag}{attributes}>{conditional_escape(inner)}</{tag}>")
 
 
 def _replace(escaped: str, pattern: re.Pattern[str], render: Renderer) -> str:
