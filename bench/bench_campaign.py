@@ -6,7 +6,8 @@ polis_campaign) it imports all six subtasks with gold (the sample items of demo/
 with new ids to the test set's sizes), assigns them to 20 annotators, 3 per item, and fills in
 their answers (the demo raters' realistic answers). Then simulated annotators, closed loops
 thinking between items for a time drawn from a seeded exponential distribution (mean 2 s),
-do save & next through the item page in queues of every subtask, on gunicorn with 2 workers
+do save & next through the item page in queues of every subtask (bench/load.py, in processes
+of at most 100 annotators: --clients-per-generator), on gunicorn with 2 workers
 and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at each number
 of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
 saturation throughput with no thinking, the servers' memory (PSS), and the export and the
@@ -152,16 +153,41 @@ def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
     return plan
 
 
-def run_load(base_url: str, plan: dict, seconds: float, think_mean: float) -> dict:
+def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clients_per_generator: int) -> dict:
+    """The plan's annotators as clients of bench/load.py, run at once in processes of at most
+    `clients_per_generator` clients each: all clients in one process meet at its interpreter
+    lock, whose waits would count as the server's latency. Their figures merged: latencies,
+    saves and errors of all; elapsed the longest run's; CPU seconds of all generators."""
+    users = list(plan)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(plan, file)
     try:
-        command = [PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, "0", "--users", ",".join(plan),
-                   "--password", PASSWORD, "--answers", file.name, "--seconds", str(seconds),
-                   "--think-mean", str(think_mean), "--seed", "17"]
-        return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+        generators = [
+            subprocess.Popen(
+                [PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, "0",
+                 "--users", ",".join(users[start : start + clients_per_generator]),
+                 "--password", PASSWORD, "--answers", file.name, "--seconds", str(seconds),
+                 "--think-mean", str(think_mean), "--seed", str(17 + start)],
+                stdout=subprocess.PIPE, text=True,
+            )
+            for start in range(0, len(users), clients_per_generator)
+        ]
+        runs = []
+        for generator in generators:
+            output, _ = generator.communicate()
+            if generator.returncode:
+                sys.exit(f"the load generator failed ({generator.returncode})")
+            runs.append(json.loads(output))
     finally:
         os.unlink(file.name)
+    return {
+        "page": [seconds for run in runs for seconds in run["page"]],
+        "save": [seconds for run in runs for seconds in run["save"]],
+        "errors": [error for run in runs for error in run["errors"]],
+        "elapsed": max(run["elapsed"] for run in runs),
+        "cpu_seconds": sum(run["cpu_seconds"] for run in runs),
+        "generators": len(runs),
+    }
 
 
 def pss_mb(pids: list[int]) -> float:
@@ -174,18 +200,22 @@ def pss_mb(pids: list[int]) -> float:
     return total_kb / 1024
 
 
-def load_levels(set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float) -> int:
+def load_levels(
+    set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float, clients_per_generator: int
+) -> int:
     """Save latency at each number of simulated annotators; returns the capacity (the largest
     level served, every smaller one served too)."""
     capacity, all_served = 0, True
     for level in levels:
         plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
-        run = run_load(base_url, plan, seconds, think)
+        run = run_load(base_url, plan, seconds, think, clients_per_generator)
         saves = run["save"]
         if len(saves) < 2:
             sys.exit(f"{set_up}, {level} annotators: {len(saves)} saves; errors: {run['errors'][:3]}")
         label = f"{set_up}, {level} annotators thinking {think:g} s on average, {seconds:g} s"
         report(f"{set_up}_{level}_saves_per_s", f"{label}: saves", len(saves) / run["elapsed"], "saves/s")
+        report(f"{set_up}_{level}_generator_cpu_s",
+               f"{label}: CPU used by the load generators ({run['generators']} processes)", run["cpu_seconds"], "s")
         for share in (0.5, 0.95, 0.99):
             report(f"{set_up}_{level}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
                    1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
@@ -224,6 +254,10 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0, help="mean thinking time, s (default 2)")
     parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
     parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
+    parser.add_argument(
+        "--clients-per-generator", type=int, default=100,
+        help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
+    )
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",")]
 
@@ -247,13 +281,14 @@ def main() -> None:
 
     env = dict(os.environ)
     with gunicorn(env, workers=2) as served:
-        load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think)
+        load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                    args.clients_per_generator)
         report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
                pss_mb([served.pid, *served.worker_pids()]), "MB")
         report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",
                pss_mb(sorted(served.worker_pids())), "MB")
         plan = simulated_annotators(datasets, args.saturation_clients, "saturation")
-        run = run_load(served.base, plan, args.seconds, 0)
+        run = run_load(served.base, plan, args.seconds, 0, args.clients_per_generator)
         report("saturation_saves_per_s", f"saturation: {args.saturation_clients} annotators, no thinking: saves",
                len(run["save"]) / run["elapsed"], "saves/s")
         report("saturation_errors", "saturation: errors", len(run["errors"]), "", 0)
@@ -264,11 +299,13 @@ def main() -> None:
             gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[1]),
             nginx(ports, static=Path(settings.STATIC_ROOT), max_body_mb=settings.POLIS_MAX_UPLOAD_BYTES // 2**20) as base,
         ):
-            load_levels("nginx_2_instances", base, datasets, levels, args.seconds, args.think)
+            load_levels("nginx_2_instances", base, datasets, levels, args.seconds, args.think,
+                        args.clients_per_generator)
     server.save_results(
         {"sizes": SIZES, "campaign_annotators": CAMPAIGN_ANNOTATORS, "annotators_per_item": PER_ITEM, "levels": levels,
          "seconds_per_run": args.seconds, "think_mean_s": args.think, "queue_per_simulated_annotator": QUEUE,
-         "nginx_set_up": "two gunicorn instances of 1 worker each"},
+         "nginx_set_up": "two gunicorn instances of 1 worker each",
+         "clients_per_generator_process": args.clients_per_generator},
         key="campaign",
     )
 

@@ -269,7 +269,12 @@ def main() -> None:
         try:
             while not annotator.done:
                 if args.think_mean:
-                    time.sleep(thinking.expovariate(1 / args.think_mean))
+                    pause = thinking.expovariate(1 / args.think_mean)
+                    if args.seconds is not None:
+                        # Not past the end of the run: a long pause there would stretch the
+                        # run (and thin its saves per second) without a request in it.
+                        pause = min(pause, max(0.0, deadline[0] - time.perf_counter()))
+                    time.sleep(pause)
                 if args.items is not None and done >= args.items:
                     break
                 if args.seconds is not None and time.perf_counter() >= deadline[0]:
