@@ -251,6 +251,7 @@ def main() -> None:
     parser.add_argument("--setup", action="store_true", help="make the campaign (drops and makes the database)")
     parser.add_argument("--saves", type=int, default=60, help="saves per subtask and flow (default 60)")
     parser.add_argument("--subtasks", default=",".join(SUBTASKS))
+    parser.add_argument("--flows", default="page,api", help="page, api or both (default)")
     parser.add_argument("--profile", choices=("page", "api"), help="cProfile this flow; print the top functions")
     parser.add_argument("--sort", default="cumulative", help="cProfile sort key (default cumulative)")
     parser.add_argument("--top", type=int, default=60)
@@ -276,14 +277,15 @@ def main() -> None:
     figures = {}
     for subtask in args.subtasks.split(","):
         dataset = datasets[subtask]
+        flows = [(flow, run) for flow, run in (("page", page_saves), ("api", api_saves)) if flow in args.flows]
         # The first requests of a process load templates, translations and prepare statements.
-        page_saves(handler, dataset, 3)
-        api_saves(handler, dataset, 3)
-        for flow, run in (("page", page_saves), ("api", api_saves)):
+        for _, run in flows:
+            run(handler, dataset, 3)
+        for flow, run in flows:
             cpu = run(handler, dataset, args.saves, profiler if args.profile == flow else None)
             figures[f"{flow}_{subtask}_ms"] = round(1000 * statistics.mean(cpu), 3)
             figures[f"{flow}_{subtask}_median_ms"] = round(1000 * statistics.median(cpu), 3)
-    for flow in ("page", "api"):
+    for flow in args.flows.split(","):
         means = [figures[f"{flow}_{subtask}_ms"] for subtask in args.subtasks.split(",")]
         figures[f"{flow}_mean_ms"] = round(statistics.mean(means), 3)
     if args.gunicorn:
