@@ -254,6 +254,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0, help="mean thinking time, s (default 2)")
     parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
     parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
+    parser.add_argument("--results-key", default="campaign", help="the key of bench/results.json for the figures (default campaign)")
     parser.add_argument(
         "--clients-per-generator", type=int, default=100,
         help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
@@ -306,7 +307,7 @@ def main() -> None:
          "seconds_per_run": args.seconds, "think_mean_s": args.think, "queue_per_simulated_annotator": QUEUE,
          "nginx_set_up": "two gunicorn instances of 1 worker each",
          "clients_per_generator_process": args.clients_per_generator},
-        key="campaign",
+        key=args.results_key,
     )
 
 
