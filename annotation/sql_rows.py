@@ -13,6 +13,7 @@ from functools import cache, lru_cache
 
 from django.db import connection
 from django.db.models import Model
+from django.db.models.expressions import Col
 
 
 def quoted(model: type[Model]) -> str:
@@ -33,13 +34,15 @@ def column_count(model: type[Model]) -> int:
 # Per connection's operations object: each thread has a connection of its own, and the
 # backend's converters are its methods.
 @lru_cache(maxsize=32)
-def _converters(model: type[Model], operations) -> tuple[tuple[int, tuple], ...]:
+def _converters(model: type[Model], operations) -> tuple[tuple[int, Col, tuple], ...]:
+    """(index, column, converters) of the model's columns that need converting, as the ORM
+    finds them for a query of the model."""
     found = []
     for index, field in enumerate(model._meta.concrete_fields):
         column = field.get_col(model._meta.db_table)
         converters = (*operations.get_db_converters(column), *column.get_db_converters(operations.connection))
         if converters:
-            found.append((index, converters))
+            found.append((index, column, converters))
     return tuple(found)
 
 
@@ -51,9 +54,9 @@ def _attnames(model: type[Model]) -> tuple[str, ...]:
 def instance(model: type[Model], values: Sequence) -> Model:
     """The model instance of a row of ``columns(model, ...)`` (as loaded by the ORM)."""
     values = list(values)
-    for index, converters in _converters(model, connection.ops):
+    for index, column, converters in _converters(model, connection.ops):
         for converter in converters:
-            values[index] = converter(values[index], None, connection)
+            values[index] = converter(values[index], column, connection)
     return model.from_db(connection.alias, _attnames(model), values)
 
 
@@ -96,8 +99,12 @@ def insert(row: Model, names: tuple[str, ...]) -> None:
     """Insert the unsaved ``row`` with the fields ``names`` (attribute names, e.g. ``item_id``;
     nothing else is filled in, neither defaults nor auto_now dates); sets its primary key."""
     with connection.cursor() as cursor:
-        cursor.execute(_insert_returning_pk_sql(type(row), names), prepared(row, names))
-        stored(row, cursor.fetchone()[0])
+        if connection.features.can_return_columns_from_insert:
+            cursor.execute(_insert_returning_pk_sql(type(row), names), prepared(row, names))
+            stored(row, cursor.fetchone()[0])
+        else:  # SQLite before 3.35
+            cursor.execute(insert_sql(type(row), names), prepared(row, names))
+            stored(row, cursor.lastrowid)
 
 
 @cache
