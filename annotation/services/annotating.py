@@ -168,6 +168,7 @@ def save_answer(
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     normalised = normalised_answer(page.subtask, answer) if submit else ""
     try:
+        # Nothing was stored when the page was read: on PostgreSQL, try the one-statement first save.
         if page.answer_status is None and connection.vendor == "postgresql":
             annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
             if _stored_as_first(annotation):
