@@ -10,6 +10,9 @@ the machine skews the figure little; the database's own CPU is not counted.
         python bench/profile_saves.py --setup          # make the campaign once (drops the database)
     python bench/profile_saves.py [--saves 60] [--profile page|api] [--subtasks commas,...]
 
+Also the CPU time of this process's PostgreSQL backend per save (<flow>_<subtask>_database_ms,
+from /proc: PostgreSQL on this machine; the setup of each run's annotator is counted in it).
+
 --setup imports the six subtasks (bench/bench_campaign.py's sample items) into the database
 named by DATABASE_URL, which must be polis_profile or end with _profile. Every later run
 makes new annotators with queues of their own, so runs can be repeated on the same database.
@@ -173,6 +176,19 @@ def annotator_with_queue(dataset, length: int, tag: str):
     return user, session.session_key, items, answers
 
 
+def database_cpu() -> float:
+    """CPU seconds used so far by this process's PostgreSQL backend (0 on another database)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    fields = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def clock(handler) -> float:
     return handler.cpu() if isinstance(handler, Gunicorn) else time.process_time()
 
@@ -282,9 +298,12 @@ def main() -> None:
         for _, run in flows:
             run(handler, dataset, 3)
         for flow, run in flows:
+            database_before = database_cpu()
             cpu = run(handler, dataset, args.saves, profiler if args.profile == flow else None)
             figures[f"{flow}_{subtask}_ms"] = round(1000 * statistics.mean(cpu), 3)
             figures[f"{flow}_{subtask}_median_ms"] = round(1000 * statistics.median(cpu), 3)
+            if not args.gunicorn:  # gunicorn's workers have backends of their own
+                figures[f"{flow}_{subtask}_database_ms"] = round(1000 * (database_cpu() - database_before) / len(cpu), 3)
     for flow in args.flows.split(","):
         means = [figures[f"{flow}_{subtask}_ms"] for subtask in args.subtasks.split(",")]
         figures[f"{flow}_mean_ms"] = round(statistics.mean(means), 3)
