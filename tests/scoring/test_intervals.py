@@ -9,6 +9,7 @@ from scipy import stats
 
 from scoring.evaluate import compare_files, score_files
 from scoring.intervals import NO_UNITS, resampled_figures, units
+from scoring.metrics import count_table
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, read_jsonl, run, write_jsonl
 
@@ -92,8 +93,9 @@ def test_the_identity_resample_gives_metric(key):
     subtask = SUBTASKS[key]
     gold = gold_records(key)
     pred = {record["id"]: record for record in degraded(key, gold)}
-    identity = np.arange(len(gold))[None, :]
-    assert resampled_figures(subtask, gold, pred, identity) == [subtask.metric(gold, pred)]
+    every_line_once = np.ones((1, len(gold)), dtype=np.int32)
+    table = count_table(subtask, units(gold), pred)
+    assert resampled_figures(subtask, table, every_line_once) == [subtask.metric(gold, pred)]
 
 
 @pytest.mark.parametrize("key", SUBTASK_KEYS)
