@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 
 PERCENTILES = (2.5, 97.5)
 NO_UNITS = "no gold line to resample (n = 0), so there is no interval"
-# The multiplicities are int32 (half the memory of int64); a sum of count rows is taken in
-# int32 only while it cannot overflow, else in int64.
-INT32_LIMIT = 2**31 - 1
+# The multiplicities are float32 (half the memory of int64, and a matrix product BLAS does):
+# a sum of count rows is exact in float32 while it stays within 2**24, else it is taken in int64.
+FLOAT32_EXACT = 2**24
 
 
 def resample_indices(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
@@ -50,7 +50,7 @@ def resample_counts(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
     indices = resample_indices(n_units, n_resamples, seed)
     offsets = np.arange(n_resamples, dtype=np.int64)[:, None] * n_units
     counts = np.bincount((indices + offsets).ravel(), minlength=n_resamples * n_units)
-    counts = counts.reshape(n_resamples, n_units).astype(np.int32)
+    counts = counts.reshape(n_resamples, n_units).astype(np.float32)
     counts.flags.writeable = False
     return counts
 
@@ -67,8 +67,8 @@ def resampled_totals(table: np.ndarray, counts: np.ndarray) -> list[tuple[int, .
 
     n_units = table.shape[0]
     largest = int(np.abs(table).max()) if table.size else 0
-    if largest * n_units <= INT32_LIMIT:  # no resample's sum can overflow int32
-        sums = counts @ table.astype(np.int32)
+    if largest * n_units <= FLOAT32_EXACT:  # every partial sum is an integer float32 holds exactly
+        sums = (counts @ table.astype(np.float32)).astype(np.int64)
     else:
         sums = counts.astype(np.int64) @ table
     return [tuple(row) for row in sums.tolist()]
