@@ -199,6 +199,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     # Stored gold was checked on import, so a fault here is a fault of the database.
     no_score = "; ".join(map(str, gold_errors)) or (None if gold else "the dataset has no gold")
     procedure = training_procedure(dataset)
+    # The same list as below_control_threshold(dataset), which the export command and API use.
     excluded = frozenset(procedure["below_control_threshold"] if exclude_below_control else ())
     reads = DatasetReads(dataset)
     rows, humans, models = [], [], []
