@@ -48,9 +48,9 @@ def resample_counts(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
     import numpy as np
 
     indices = resample_indices(n_units, n_resamples, seed)
-    offsets = np.arange(n_resamples, dtype=np.int64)[:, None] * n_units
-    counts = np.bincount((indices + offsets).ravel(), minlength=n_resamples * n_units)
-    counts = counts.reshape(n_resamples, n_units).astype(np.float32)
+    counts = np.empty((n_resamples, n_units), dtype=np.float32)
+    for row, picked in enumerate(indices):  # row by row: cache-friendly, far faster than one bincount
+        counts[row] = np.bincount(picked, minlength=n_units)
     counts.flags.writeable = False
     return counts
 
