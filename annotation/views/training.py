@@ -114,7 +114,7 @@ def _item_page(request: HttpRequest, context: dict, problems: list[str] | None =
         "frozen": False,
         "submitted": False,
         "storageKey": f"training:{context['state'].round.pk}:{item.pk}",
-        "messages": script_messages(get_language()),
+        "messages": _training_script_messages(),
     }
     return TemplateResponse(request, "annotation/training/item.html", {
         **context,
@@ -128,6 +128,15 @@ def _item_page(request: HttpRequest, context: dict, problems: list[str] | None =
         "problems": problems or [],
         **widget.context(payload, None),
     }, status=status)
+
+
+def _training_script_messages() -> dict[str, str]:
+    """The item page's script texts, with Enter named for what it does on a training item."""
+    return {
+        **script_messages(get_language()),
+        "keySaveNext": _("Answer and see the gold answer"),
+        "keySaveNextAnywhere": _("Answer and see the gold answer, also while typing"),
+    }
 
 
 def _submit(request: HttpRequest, state: trainings.RoundState, item, number: int) -> HttpResponse:

@@ -89,3 +89,28 @@ def test_a_widget_uses_its_partials_on_a_training_item(page: Page, login, live_s
     page.wait_for_function("window.Polis !== undefined")
     USES_A_PARTIAL[subtask](page)
     assert partial_replies and set(partial_replies) == {200}
+
+
+def test_the_key_overlay_of_a_training_item_lists_only_the_keys_that_work_there(
+    page: Page, login, live_server, dataset, training_pool, annotator
+):
+    assign(dataset, [annotator], 1)
+    login(page, annotator)
+    url = live_server.url + reverse("training_item", args=[dataset.pk, 1])
+    page.goto(url)
+    page.wait_for_function("window.Polis !== undefined")
+    page.keyboard.press("?")
+    keys = page.locator("#keys-list")
+    expect(page.locator("#keys-help")).to_be_visible()
+    for listed in ("Answer and see the gold answer", "Show or hide the guideline", "Show the keys"):
+        expect(keys).to_contain_text(listed)
+    for absent in ("Previous item", "Skip", "Flag a problem", "Save and open the next item"):
+        expect(keys).not_to_contain_text(absent)
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-help")).to_be_hidden()
+    # The keys the overlay leaves out do nothing here.
+    page.keyboard.press("Shift+S")
+    page.keyboard.press("Shift+F")
+    page.keyboard.press("Shift+P")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page).to_have_url(url)
