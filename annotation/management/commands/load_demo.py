@@ -1,4 +1,5 @@
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 from django.conf import settings
@@ -90,7 +91,7 @@ class Command(DataCommand):
         return user
 
     def _dataset(
-        self, folder: Path, subtask: str, organizer: User, name: str | None = None, leave_out: set[str] = frozenset()
+        self, folder: Path, subtask: str, organizer: User, name: str | None = None, leave_out: Collection[str] = ()
     ) -> Dataset:
         """The dataset of the folder's sample items, imported unless it exists; without the
         items whose ids are in ``leave_out`` (the items of its pools)."""
