@@ -143,24 +143,24 @@ def campaign_file(table: dict, fmt: str) -> str:
     return f"# {table['campaign']}\n\n{banner}{_caption(table)}\n\n{_markdown_table(headers, rows)}\n\n{notes}\n"
 
 
-def report_file(report: dict, plots: list[Plot], fmt: str) -> str:
+def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str, str] | None = None) -> str:
     """A dataset's report in ``fmt``: JSON holds every figure; the others the sources table,
-    the comparisons, and each plot's text alternative and data table."""
+    the comparisons, and each plot's text alternative and data table; Markdown shows the
+    plots written as ``plot_files`` (plot key -> file name beside it)."""
     if fmt == "json":
         return json.dumps(report, ensure_ascii=False, indent=2)
     headers, rows = source_grid(report)
+    notes = [report["banner"]] if report["banner"] else []
+    if report["excluded"]:
+        notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
     if fmt == "csv":
-        return _csv(headers, ([[report["banner"]]] if report["banner"] else []) + rows)
+        return _csv(headers, [[note] for note in notes] + rows)
     caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "
                f"({report['resamples']} resamples, seed {report['seed']}); computed {report['computed_at']}, "
                f"{'frozen' if report['frozen'] else 'not frozen'}")
-    notes = [report["banner"]] if report["banner"] else []
     if fmt == "tex":
         return _tex_table(headers, rows, caption, notes)
-    parts = [f"# {report['dataset']}"]
-    if report["banner"]:
-        parts.append(f"**{report['banner']}**")
-    parts += [caption, _markdown_table(headers, rows)]
+    parts = [f"# {report['dataset']}", *(f"**{note}**" for note in notes), caption, _markdown_table(headers, rows)]
     if report["comparisons"]:
         parts.append("## Models beside humans (difference human − model, paired 95% interval)")
         parts.append(_markdown_table(
@@ -171,5 +171,8 @@ def report_file(report: dict, plots: list[Plot], fmt: str) -> str:
                          "ci_high": comparison["diff_ci"][1]})] for comparison in report["comparisons"]],
         ))
     for plot in plots:
-        parts += [f"## {plot.title}", plot.alt, _markdown_table(plot.headers, plot.rows)]
+        parts.append(f"## {plot.title}")
+        if plot_files and plot.key in plot_files:
+            parts.append(f"![{plot.alt}]({plot_files[plot.key]})")
+        parts += [plot.alt, _markdown_table(plot.headers, plot.rows)]
     return "\n\n".join(parts) + "\n"

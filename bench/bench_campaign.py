@@ -97,7 +97,11 @@ def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -
 
 def answer_campaign(datasets: list, annotators: list) -> None:
     """Every campaign annotator's realistic answer to every item assigned to them."""
+    from django.db import connection
+    from django.utils import timezone
+
     from annotation.models import Annotation, AnnotationRevision, Assignment
+    from annotation.normalised import normalised_answer
     from annotation.services.assigning import assign
 
     started = time.perf_counter()
@@ -105,20 +109,24 @@ def answer_campaign(datasets: list, annotators: list) -> None:
         assign(dataset, annotators, PER_ITEM)
     report("assign_s", f"assignment of every dataset to {len(annotators)} annotators, {PER_ITEM} per item",
            time.perf_counter() - started, "s", 2)
-    answers = []
+    answers, now = [], timezone.now()
     for dataset in datasets:
         rng = random.Random(dataset.name)
         for assignment in Assignment.objects.filter(dataset=dataset).select_related("item__gold"):
             item = assignment.item
             answer = realistic_answer(dataset.subtask, item.payload, item.gold.payload, rng)
             answers.append(Annotation(item=item, annotator_id=assignment.annotator_id, answer=answer,
-                                      status=Annotation.Status.SUBMITTED, active_ms=rng.randint(4_000, 60_000)))
+                                      normalised_answer=normalised_answer(dataset.subtask, answer),
+                                      submitted_at=now, status=Annotation.Status.SUBMITTED,
+                                      active_ms=rng.randint(4_000, 60_000)))
     created = Annotation.objects.bulk_create(answers)
     AnnotationRevision.objects.bulk_create(
         AnnotationRevision(annotation=a, version=1, answer=a.answer, status=a.status, active_ms=a.active_ms)
         for a in created
     )
     print(f"{len(created):,} answers of the campaign's annotators stored")
+    with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them on a live server
+        cursor.execute("ANALYZE")
 
 
 def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:

@@ -68,7 +68,10 @@ def load(key: str, count: int):
     from django.contrib.auth.models import User
     from django.utils import timezone as django_time
 
+    from django.db import connection
+
     from annotation.models import Annotation, Assignment, Dataset, GoldAnswer, Item, ModelSubmission
+    from annotation.normalised import normalised_answer
     from annotation.services.exporting import jsonl_bytes
 
     rng = random.Random(f"report/{key}/{count}")
@@ -88,14 +91,18 @@ def load(key: str, count: int):
         annotator, _ = User.objects.get_or_create(username=f"bench{number}")
         Assignment.objects.bulk_create([Assignment(dataset=dataset, item=item, annotator=annotator, position=n)
                                         for n, item in enumerate(items, start=1)], batch_size=2000)
+        answers = [{name: value for name, value in prediction(record, line).items() if name != "id"}
+                   for record, line in zip(inputs, gold)]
         Annotation.objects.bulk_create([
+            # The normalised answer as saving stores it: the adjudicated source finds the disagreements by it.
             Annotation(item=item, annotator=annotator, status=Annotation.Status.SUBMITTED, submitted_at=now,
-                       active_ms=rng.randint(2_000, 90_000),
-                       answer={name: value for name, value in prediction(record, line).items() if name != "id"})
-            for item, record, line in zip(items, inputs, gold)
+                       active_ms=rng.randint(2_000, 90_000), answer=answer, normalised_answer=normalised_answer(key, answer))
+            for item, answer in zip(items, answers)
         ], batch_size=2000)
     model = [prediction(record, line) for record, line in zip(inputs, gold)]
     ModelSubmission.objects.create(dataset=dataset, name="model", filename="model.jsonl", data=jsonl_bytes(model))
+    with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them on a live server
+        cursor.execute("ANALYZE")
     return dataset
 
 

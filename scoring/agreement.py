@@ -11,10 +11,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.reliability import AnswerTable, Figures
 from scoring.subtasks import get_subtask
-from scoring.validation import check_inputs, read_answer_file, sorted_by_line, without_id
+from scoring.validation import check_answer_lines, check_inputs, sorted_by_line, without_id
 
 
 @dataclass
@@ -39,17 +40,25 @@ def read_answers(key: str, inputs_data: bytes, inputs_name: str, files: Sequence
     inputs. Any other fault of a line (what ``validate --partial --inputs`` reports for it)
     makes that answer not given and is listed in ``faults``. Valid answers are normalised.
     """
-    subtask = get_subtask(key)
     items, errors = check_inputs(key, inputs_data, inputs_name)
     if errors:
         return ReadAnswers(None, errors, [])
+    return answer_lines_table(key, items, [(name, *read_jsonl(data, name)) for name, data in files])
+
+
+def answer_lines_table(key: str, items: list[dict],
+                       files: Sequence[tuple[str, list[Line], list[Problem]]]) -> ReadAnswers:
+    """``read_answers`` for inputs already checked and submission files already read as JSON
+    Lines (name, lines, the problems of reading them)."""
+    subtask = get_subtask(key)
+    errors: list[Problem] = []
     faults: list[Problem] = []
     tables: list[dict[str, dict]] = []
-    for name, data in files:
-        lines, _, problems = read_answer_file(subtask, "output", data, name, items)
+    for name, lines, read_problems in files:
+        _answered, found = check_answer_lines(subtask, "output", lines, name, items)
         without_string_id = {line.number for line in lines if not isinstance(line.record.get("id"), str)}
         faulty_lines = set()
-        for problem in sorted_by_line(problems):
+        for problem in sorted_by_line(read_problems + found):
             faulty_lines.add(problem.line)
             fatal = problem.code in _FILE_ERROR_CODES or (problem.line in without_string_id and problem.field == "id")
             (errors if fatal else faults).append(problem)

@@ -1,7 +1,7 @@
 """The figures of a report beyond the main and secondary metrics, per subtask.
 
-Every figure the metric already defines is taken from the subtask's own ``metric`` (on all
-lines, or on a group of lines) or from its per-line counts (``scoring.metrics.count_rows``);
+Every figure the metric already defines is taken from the subtask's own ``metric`` or its
+per-line counts (``scoring.metrics.count_rows``, combined on all lines or on a group of them);
 what no metric counts (a confusion matrix, relation confusions) is tallied here from the
 gold and predicted answers as they are scored. ``breakdown(key, gold, pred)`` returns a dict
 of plain values (JSON-ready).
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scoring.choice import LABELS
-from scoring.metrics import count_rows, ratio
+from scoring.metrics import combined, count_rows, ratio
 from scoring.subtasks import get_subtask
 
 # Columns of a confusion matrix for answers that are no label: not answered, or not A-D.
@@ -44,15 +44,16 @@ def _comma_bucket(record: dict) -> str:
 
 def _commas(gold: list[dict], pred: dict[str, dict]) -> dict:
     subtask = get_subtask("commas")
+    rows = count_rows(subtask, gold, pred)  # counted once for every group
     by_bucket = []
     for bucket in COMMA_BUCKETS:
-        group = [record for record in gold if _comma_bucket(record) == bucket]
+        group = [row for record, row in zip(gold, rows) if _comma_bucket(record) == bucket]
         by_bucket.append({
             "gold_commas": bucket,
             "n_items": len(group),
-            "exact_set_accuracy": subtask.metric(group, pred)["exact_set_accuracy"] if group else None,
+            "exact_set_accuracy": combined(subtask, group)["exact_set_accuracy"] if group else None,
         })
-    figures = subtask.metric(gold, pred)
+    figures = combined(subtask, rows)
     return {
         "by_gold_commas": by_bucket,
         "required_precision": figures["micro_precision"],
@@ -68,7 +69,7 @@ def _morphosyntax(gold: list[dict], pred: dict[str, dict]) -> dict:
     both_incorrect = sum(row[column["true_positives"]] for row in rows)
     corrected = sum(row[column["full"]] for row in rows if row[column["true_positives"]])
     return {
-        "label_accuracy": subtask.metric(gold, pred)["label_accuracy"],
+        "label_accuracy": combined(subtask, rows)["label_accuracy"],
         "correction_accuracy": ratio(corrected, both_incorrect),
         "n_both_incorrect": both_incorrect,
     }

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.intervals import difference_interval, score_intervals
+from scoring.intervals import difference_interval, score_intervals, units
 from scoring.jsonl import read_jsonl
+from scoring.metrics import combined, count_rows
 from scoring.problems import Problem
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
@@ -85,13 +86,15 @@ def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_a
     n_gold_total = len(gold)
     if only_answered:
         gold = [record for record in gold if record["id"] in pred]
-    metrics = {"subtask": subtask.key, **subtask.metric(gold, pred), "n_answer_faults": n_answer_faults}
+    rows = count_rows(subtask, units(gold), pred)  # counted once, for the figures and their intervals
+    metrics = {"subtask": subtask.key, **combined(subtask, rows), "n_answer_faults": n_answer_faults}
     if only_answered:
         metrics["n_gold_total"] = n_gold_total
         metrics["coverage"] = len(gold) / n_gold_total if n_gold_total else 0.0
     if resamples:
-        metrics.update(score_intervals(subtask, gold, pred, resamples, seed))
+        metrics.update(score_intervals(subtask, rows, resamples, seed))
     return metrics
+
 
 
 def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
@@ -120,10 +123,10 @@ def compare_records(subtask: Subtask, gold: list[dict], pred_a: dict[str, dict],
     """What ``compare_files`` prints for gold and predictions already read."""
     if only_answered:
         gold = [record for record in gold if record["id"] in pred_a]
-    score_a = subtask.metric(gold, pred_a)["score"]
-    score_b = subtask.metric(gold, pred_b)["score"]
+    rows_a, rows_b = count_rows(subtask, units(gold), pred_a), count_rows(subtask, units(gold), pred_b)
+    score_a, score_b = combined(subtask, rows_a)["score"], combined(subtask, rows_b)["score"]
     metrics = {"subtask": subtask.key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b,
                "n_gold": len(gold)}
     if resamples:
-        metrics.update(difference_interval(subtask, gold, pred_a, pred_b, resamples, seed))
+        metrics.update(difference_interval(subtask, rows_a, rows_b, resamples, seed))
     return metrics

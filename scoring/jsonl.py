@@ -1,4 +1,4 @@
-"""Reading JSON Lines files: one JSON object per line."""
+"""Reading and writing JSON Lines files: one JSON object per line."""
 
 from __future__ import annotations
 
@@ -74,3 +74,8 @@ JSON_TYPES: dict[str, Callable[[object], bool]] = {
 def json_type_name(value: object) -> str:
     """The JSON name of a parsed value's type: string, integer, number, boolean, array, object, null."""
     return next(name for name, is_of_type in JSON_TYPES.items() if is_of_type(value))
+
+
+def jsonl_bytes(records: list[dict]) -> bytes:
+    """JSON Lines in UTF-8, one record a line, Polish letters as they are."""
+    return b"".join(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records)

@@ -44,9 +44,14 @@ def count_rows(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> lis
 
 def count_table(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> np.ndarray:
     """``count_rows`` as an integer array (lines x counts), for resampling lines."""
+    return as_table(count_rows(subtask, gold, pred), len(subtask.count_names))
+
+
+def as_table(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
+    """Count rows as an integer array (lines x ``width``)."""
     import numpy as np  # imported on first need: scoring a file does not need it (0.1 s)
 
-    return np.array(count_rows(subtask, gold, pred), dtype=np.int64).reshape(len(gold), len(subtask.count_names))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), width)
 
 
 def column_totals(rows: Iterable[Sequence[int]], width: int) -> tuple[int, ...]:
@@ -58,4 +63,10 @@ def column_totals(rows: Iterable[Sequence[int]], width: int) -> tuple[int, ...]:
 
 def metric(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> dict:
     """The subtask's figures for ``gold`` (records with their ``id``) and ``pred`` (id -> record)."""
-    return subtask.combine(column_totals(count_rows(subtask, gold, pred), len(subtask.count_names)), len(gold))
+    return combined(subtask, count_rows(subtask, gold, pred))
+
+
+def combined(subtask: Subtask, rows: list[tuple[int, ...]]) -> dict:
+    """The subtask's figures from the count rows of all its gold lines, in any order (the
+    sums are the same integers)."""
+    return subtask.combine(column_totals(rows, len(subtask.count_names)), len(rows))

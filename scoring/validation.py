@@ -150,6 +150,15 @@ def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
     item (or, without inputs, its own consistency). Returns the lines, id -> first line,
     and the problems."""
     lines, problems = read_jsonl(data, filename)
+    answered, found = check_answer_lines(subtask, kind, lines, filename, inputs)
+    return lines, answered, problems + found
+
+
+def check_answer_lines(subtask: Subtask, kind: str, lines: list[Line], filename: str,
+                       inputs: list[dict] | None) -> tuple[dict[str, int], list[Problem]]:
+    """``read_answer_file`` for lines already read: schema, ids, and each answer against its
+    item. Returns id -> first line and the problems."""
+    problems: list[Problem] = []
     compiled = validator(subtask.key, kind)
     items = None if inputs is None else {record.get("id"): record for record in inputs if isinstance(record, dict)}
     for line in lines:
@@ -161,7 +170,7 @@ def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
             found = subtask.check_answer(without_id(line.record), None if items is None else items[item_id])
         problems.extend(problem.at(filename, line.number) for problem in found)
     answered = _ids(lines, filename, problems)
-    return lines, answered, problems
+    return answered, problems
 
 
 def check_gold(key: str, data: bytes, filename: str, inputs: list[dict]) -> tuple[list[dict], list[Problem]]:

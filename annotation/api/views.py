@@ -33,6 +33,7 @@ from annotation.selectors import queue as queues
 from annotation.selectors import report as report_selectors
 from annotation.selectors.agreement import agreement_report
 from annotation.selectors.exports import export_summaries
+from annotation.selectors.training import below_control_threshold
 from annotation.services import annotating
 from annotation.services.exporting import FILLS, FORMATS, build_export
 
@@ -102,6 +103,8 @@ def dataset_agreement(request: Request, pk: int) -> Response:
         OpenApiParameter("fill", str, enum=list(FILLS), description="majority only: fill the items without a majority from the adjudications"),
         OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
         OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
+        OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
+                         "of the annotators below the control threshold (as the report's option)"),
     ],
     responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
 )
@@ -120,11 +123,16 @@ def dataset_export(request: Request, pk: int):
             for summary in export_summaries(dataset)
         ]})
     try:
+        excluded = below_control_threshold(dataset) if _flag(request, "exclude_below_control") else ()
         export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"),
-                              request.query_params.get("fill") or None)
+                              request.query_params.get("fill") or None, excluded=excluded)
     except Refused as refusal:
         return Response(refusal_data(refusal), status=refusal_status(refusal))
-    return export_download(export, left_out=request.query_params.get("left_out") in ("1", "true"))
+    return export_download(export, left_out=_flag(request, "left_out"))
+
+
+def _flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name) in ("1", "true")
 
 
 def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:
@@ -212,7 +220,9 @@ def annotation_detail(request: Request, pk: int) -> Response:
 
 # Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
 report_schema = extend_schema(
-    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)")],
+    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
+                OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
+                                 "threshold out of the majority and adjudicated sources")],
     responses=OpenApiTypes.OBJECT,
 )
 
@@ -223,7 +233,8 @@ def dataset_report(request: Request, pk: int) -> Response:
     """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`)."""
     _require(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
-    return Response(report_selectors.dataset_report(dataset, seed=_seed(request)))
+    return Response(report_selectors.dataset_report(dataset, seed=_seed(request),
+                                                    exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 @report_schema
@@ -232,7 +243,8 @@ def campaign_report(request: Request, pk: int) -> Response:
     """Organizers: the campaign table with every figure of its datasets' reports."""
     _require(request, ORGANIZER)
     campaign = get_object_or_404(Campaign, pk=pk)
-    return Response(report_selectors.campaign_report(campaign, seed=_seed(request)))
+    return Response(report_selectors.campaign_report(campaign, seed=_seed(request),
+                                                     exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 def _seed(request: Request) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import operator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import reduce
 
@@ -90,8 +91,10 @@ def _cases_sql(scope: str) -> str:
         LEFT JOIN flagged ON flagged.item_id = x.id
         LEFT JOIN {_table(Adjudication)} adj ON adj.item_id = x.id
         LEFT JOIN {_table(AdjudicationClaim)} claim ON claim.item_id = x.id AND claim.expires_at > %(now)s
-        WHERE {where} AND x.withdrawn_at IS NULL AND {_ready()}
-          AND (answered.distinct_answers > 1 OR flagged.item_id IS NOT NULL OR adj.id IS NOT NULL)
+        WHERE {where} AND x.withdrawn_at IS NULL
+          -- CASE orders the checks: readiness (a count per item) only for the few candidates.
+          AND CASE WHEN answered.distinct_answers > 1 OR flagged.item_id IS NOT NULL OR adj.id IS NOT NULL
+                   THEN {_ready()} ELSE FALSE END
     )"""
 
 
@@ -403,29 +406,36 @@ def queue_entries(user: User, dataset_id: int) -> list[QueueEntry]:
     ]
 
 
-def adjudicated_answers(dataset: Dataset) -> dict[int, dict]:
+def adjudicated_answers(dataset: Dataset, excluded: Collection[int] = ()) -> dict[int, dict]:
     """The adjudicated source of the dataset, {item id: answer fields}: the decision where one
     holds (not stale), else the common answer of a ready item whose submitted answers all
-    agree. Withdrawn items, open and stale disagreements are left out."""
+    agree. Withdrawn items, open and stale disagreements are left out.
+
+    ``excluded`` (user ids): annotators whose answers do not count (the report's option for
+    those below the control threshold): the common answer is that of the others, and an open
+    disagreement that was theirs alone no longer keeps an item out; decisions stay."""
+    leave_out = f"AND a.annotator_id NOT IN ({', '.join(str(int(pk)) for pk in excluded)})" if excluded else ""
+    # Without exclusions every case keeps its item out of the agreed ones; with them, an open
+    # case that is no flag is a disagreement, which the others' agreement settles.
+    blocking_case = f"AND (c.status <> '{OPEN}' OR c.flagged)" if excluded else ""
+    # Readiness is a property of the item: checked once per agreed item, not once per answer.
     sql = _cases_sql("dataset") + f"""
     , agreed AS (
         SELECT a.item_id, MIN(a.id) AS annotation_id
-        FROM {_table(Annotation)} a JOIN {_table(Item)} x ON x.id = a.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
-        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' AND {_ready()}
+        FROM {_table(Annotation)} a JOIN {_table(Item)} x ON x.id = a.item_id
+        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' {leave_out}
         GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
     )
     SELECT c.item_id, NULL FROM cases c WHERE c.status = '{SETTLED}'
     UNION ALL
-    SELECT g.item_id, g.annotation_id FROM agreed g WHERE NOT EXISTS (
-        SELECT 1 FROM cases c WHERE c.item_id = g.item_id)"""
+    SELECT g.item_id, g.annotation_id
+    FROM agreed g JOIN {_table(Item)} x ON x.id = g.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+    WHERE {_ready()} AND NOT EXISTS (SELECT 1 FROM cases c WHERE c.item_id = g.item_id {blocking_case})"""
     with connection.cursor() as cursor:
         cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})
         rows = cursor.fetchall()
     decided = {item_id for item_id, annotation_id in rows if annotation_id is None}
     taken = {annotation_id: item_id for item_id, annotation_id in rows if annotation_id is not None}
-    answers = {
-        adjudication.item_id: adjudication.answer for adjudication in Adjudication.objects.filter(item_id__in=decided)
-    }
-    for annotation in Annotation.objects.filter(pk__in=taken):
-        answers[annotation.item_id] = annotation.answer
+    answers = dict(Adjudication.objects.filter(item_id__in=decided).values_list("item_id", "answer"))
+    answers.update(Annotation.objects.filter(pk__in=taken).values_list("item_id", "answer"))
     return answers

@@ -2,14 +2,16 @@
 per-annotator agreement, and the items where they disagree.
 
 One annotator = one submission file: each annotator's submitted answers are turned into the
-lines their export holds and read by `scoring.agreement.read_answers`, exactly as
-`python -m scoring agreement` reads the exported files. Every function here runs a fixed
+lines their export holds and read by `scoring.agreement.answer_lines_table`, the part of
+`read_answers` after the JSON is parsed: exactly as `python -m scoring agreement` reads the
+exported files. Every function here runs a fixed
 number of queries, whatever the size of the dataset and the number of annotators.
 """
 
 import json
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -17,8 +19,9 @@ from django.db.models import QuerySet
 
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
 from annotation.selectors.progress import withdrawn_items
-from annotation.services.exporting import jsonl_bytes
-from scoring.agreement import agreement_figures, read_answers
+from scoring.agreement import agreement_figures, answer_lines_table
+from scoring.jsonl import Line
+from scoring.problems import Problem
 from scoring.reliability import AnswerTable
 from scoring.subtasks import get_subtask
 from scoring.subtasks.commas import marker_counts, markers
@@ -41,6 +44,8 @@ class DatasetAnswers:
     table: AnswerTable  # valid answers, normalised, files in the order of ``annotators``
     submitted: dict[str, set[str]]  # username -> external ids of their submitted answers
     active_ms: dict[str, list[int]]  # username -> active time of each submitted answer
+    lines: dict[str, list[dict]]  # username -> their submission lines (every submitted answer), in input order
+    faults: list[Problem]  # the lines that are no valid answer (each names its file and line)
 
     @property
     def files(self) -> dict[str, dict[str, dict]]:
@@ -52,14 +57,25 @@ class DatasetAnswers:
         per_item = Counter(sum(item.external_id in ids for ids in self.submitted.values()) for item in self.items)
         return [(k, per_item[k]) for k in range(max(per_item, default=0) + 1)]
 
+    def without(self, excluded: Collection[str]) -> AnswerTable:
+        """The answer table without the files of the ``excluded`` annotators."""
+        return AnswerTable(self.table.items, [answers for name, answers in self.files.items() if name not in excluded])
 
-def dataset_answers(dataset: Dataset) -> DatasetAnswers:
-    """Two queries: the items that count, and their submitted answers."""
+
+def submission_filename(dataset: Dataset, username: str) -> str:
+    """The name of an annotator's submission file (its download and every problem in it)."""
+    return f"{dataset.name}.{username}.submission.jsonl"
+
+
+def dataset_answers(dataset: Dataset, usernames: Collection[str] | None = None) -> DatasetAnswers:
+    """Two queries: the items that count, and their submitted answers (of ``usernames`` only,
+    when given)."""
     items = list(counted_items(dataset).only("pk", "external_id", "payload", "ordinal"))
-    rows = (
-        Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
-        .order_by("annotator__username", "item__ordinal")
-        .values_list("annotator__username", "item__external_id", "answer", "active_ms")
+    rows = Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+    if usernames is not None:
+        rows = rows.filter(annotator__username__in=usernames)
+    rows = rows.order_by("annotator__username", "item__ordinal").values_list(
+        "annotator__username", "item__external_id", "answer", "active_ms"
     )
     lines: dict[str, list[dict]] = defaultdict(list)
     active_ms: dict[str, list[int]] = defaultdict(list)
@@ -67,16 +83,18 @@ def dataset_answers(dataset: Dataset) -> DatasetAnswers:
         lines[username].append(submission_line(dataset.subtask, external_id, answer))
         active_ms[username].append(active)
     annotators = sorted(lines)
-    read = read_answers(
+    # The inputs were checked on import; each file's lines are read as `scoring agreement` reads
+    # the file (line n of the export is its n-th answer).
+    read = answer_lines_table(
         dataset.subtask,
-        jsonl_bytes([item.payload for item in items]),
-        f"{dataset.name}.inputs.jsonl",
-        [(f"{dataset.name}.{username}.submission.jsonl", jsonl_bytes(lines[username])) for username in annotators],
+        [item.payload for item in items],
+        [(submission_filename(dataset, username), [Line(number, line) for number, line in enumerate(lines[username], 1)], [])
+         for username in annotators],
     )
     if read.table is None:  # stored answers always have a string id of the dataset, once each
         raise ValueError("; ".join(map(str, read.errors)))
     submitted = {username: {line["id"] for line in lines[username]} for username in annotators}
-    return DatasetAnswers(dataset, items, annotators, read.table, submitted, dict(active_ms))
+    return DatasetAnswers(dataset, items, annotators, read.table, submitted, dict(active_ms), dict(lines), read.faults)
 
 
 # Per annotator ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.db.models import Count, Exists, OuterRef
 from annotation.errors import Refused
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.selectors.agreement import counted_items
-from annotation.services.exporting import FORMATS, adjudicated_export, majority_export, withdrawn_ids
+from annotation.services.exporting import FORMATS, DatasetReads, adjudicated_export, majority_export
 from scoring.problems import Problem
 
 
@@ -42,9 +42,10 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
                       complete=not unanswered.get(username, 0))
         for username in sorted(submitted.keys() | unanswered.keys())
     ]
+    reads = DatasetReads(dataset)
     try:
         # One build gives both majority rows: the filled items are the unfilled export's left-out ones.
-        filled = majority_export(dataset, "adjudicated")
+        filled = majority_export(reads, "adjudicated")
         n_filled = len(filled.filled)
         summaries.append(SourceSummary("majority", filled.n_records - n_filled, len(filled.left_out) + n_filled,
                                        complete=filled.complete and not n_filled))
@@ -53,11 +54,11 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
     except Refused as refused:
         summaries.append(SourceSummary("majority", 0, 0, problems=refused.problems, complete=False))
     try:
-        adjudicated = adjudicated_export(dataset)
+        adjudicated = adjudicated_export(reads)
         summaries.append(SourceSummary("adjudicated", adjudicated.n_records, len(adjudicated.left_out),
                                        complete=adjudicated.complete))
     except Refused as refused:
         summaries.append(SourceSummary("adjudicated", 0, 0, problems=refused.problems, complete=False))
-    withdrawn = len(withdrawn_ids(dataset))
+    withdrawn = len(reads.withdrawn)
     summaries.append(SourceSummary("all", sum(submitted.values()), withdrawn, FORMATS))
     return summaries

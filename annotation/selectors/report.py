@@ -21,9 +21,9 @@ from django.utils import timezone
 
 from annotation.errors import Refused
 from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
-from annotation.selectors.agreement import dataset_answers
 from annotation.selectors.training import training_procedure
-from annotation.services.exporting import SOURCE_KINDS, build_export, jsonl_bytes
+from scoring.jsonl import jsonl_bytes
+from annotation.services.exporting import POOLED, DatasetReads, build_export
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
@@ -34,9 +34,6 @@ RESAMPLES = 1000
 DEFAULT_SEED = 0
 SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
 SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
-# The pooled human sources, scored on all gold; one without an export here is reported as missing.
-POOLED = ("majority", "adjudicated")
-NO_EXPORT = "this source has no export in the application yet, so it cannot be scored"
 HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
 # Figures of `score --json` that are not secondary metrics.
 SCORE_KEYS = {"score", "ci_low", "ci_high", "coverage"}
@@ -54,6 +51,7 @@ class Exported:
     data: bytes
     only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
     left_out: Counter = field(default_factory=Counter)  # items the export leaves out, by reason
+    records: list[dict] | None = None  # the lines of ``data`` when the application made them (an export)
 
 
 @dataclass(frozen=True)
@@ -76,24 +74,21 @@ def gold_file(dataset: Dataset) -> tuple[bytes, str]:
     return jsonl_bytes(gold), f"{dataset.name}.{marker}.jsonl"
 
 
-def human_sources(dataset: Dataset) -> list[Exported | Unavailable]:
-    """Every annotator with a submitted answer, by username, and the pooled sources (majority, adjudicated), each as the
-    file its download holds (``annotation.services.exporting.build_export``)."""
+def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> list[Exported | Unavailable]:
+    """Every annotator with a submitted answer, by username, and the pooled sources (majority,
+    adjudicated: without the answers of ``excluded`` usernames), each as the file its download
+    holds (``annotation.services.exporting.build_export``, every source from one read)."""
     sources: list[Exported | Unavailable] = []
-    usernames = (Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
-                 .order_by("annotator__username").values_list("annotator__username", flat=True).distinct())
-    for source in [*(f"annotator:{username}" for username in usernames), *POOLED]:
+    for source in [*(f"annotator:{username}" for username in reads.answers.annotators), *POOLED]:
         kind = source.partition(":")[0]
-        if kind not in SOURCE_KINDS:
-            sources.append(Unavailable(source, kind, NO_EXPORT))
-            continue
         try:
-            export = build_export(dataset, source)
+            export = build_export(reads.dataset, source, reads=reads, excluded=excluded if kind in POOLED else ())
         except Refused as refused:
             sources.append(Unavailable(source, kind, "; ".join(refused.messages)))
             continue
         sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export.data,
-                                only_answered=kind == "annotator", left_out=Counter(reason for _, reason in export.left_out)))
+                                only_answered=kind == "annotator", records=export.records,
+                                left_out=Counter(reason for _, reason in export.left_out)))
     return sources
 
 
@@ -115,6 +110,11 @@ class ReadSource:
 
 
 def read_source(subtask: Subtask, gold_ids: set[str], exported: Exported) -> ReadSource:
+    """The source as `score` reads its file. An export's own lines are what reading its bytes
+    gives (they were checked against the inputs, a stricter check than the scorer's), so they
+    are taken as they are when every id has gold; a model's stored file is read."""
+    if exported.records is not None and all(record["id"] in gold_ids for record in exported.records):
+        return ReadSource(exported, {record["id"]: record for record in exported.records}, [], 0)
     pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
     return ReadSource(exported, pred, errors, len(faults))
 
@@ -182,17 +182,28 @@ def time_report(active_ms: dict[str, list[int]]) -> dict:
     }
 
 
-def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
-    """Everything the report of ``dataset`` says, as plain JSON values."""
+EXCLUSION_NOTE = ("annotators below the control threshold are left out of the majority and adjudicated sources: "
+                  "their answers do not count there (their own rows are still reported)")
+
+
+def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
+                   exclude_below_control: bool = False) -> dict:
+    """Everything the report of ``dataset`` says, as plain JSON values. With
+    ``exclude_below_control``, the annotators whose control-item accuracy is below the
+    dataset's threshold do not count in the majority and adjudicated sources (``excluded``
+    says who, and the export command's ``--exclude-below-control`` gives the same files)."""
     subtask = get_subtask(dataset.subtask)
     gold_data, gold_name = gold_file(dataset)
     gold, gold_errors = read_gold(subtask, gold_data, gold_name)
     gold_ids = {record["id"] for record in gold}
     # Stored gold was checked on import, so a fault here is a fault of the database.
     no_score = "; ".join(map(str, gold_errors)) or (None if gold else "the dataset has no gold")
-    answers = dataset_answers(dataset)
+    procedure = training_procedure(dataset)
+    # The same list as below_control_threshold(dataset), which the export command and API use.
+    excluded = frozenset(procedure["below_control_threshold"] if exclude_below_control else ())
+    reads = DatasetReads(dataset)
     rows, humans, models = [], [], []
-    for exported in [*human_sources(dataset), *model_sources(dataset)]:
+    for exported in [*human_sources(reads, excluded), *model_sources(dataset)]:
         if isinstance(exported, Unavailable) or no_score:
             reason = exported.reason if isinstance(exported, Unavailable) else no_score
             rows.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
@@ -213,17 +224,21 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
         "n_items": dataset.items.count(),
         "n_gold": len(gold),
-        "n_withdrawn": dataset.items.filter(withdrawn_at__isnull=False).count(),
+        "n_withdrawn": len(reads.withdrawn),
         "resamples": resamples,
         "seed": seed,
         "confidence": 0.95,
         "sources": rows,
         "comparisons": comparisons,
-        "time": time_report(answers.active_ms),
+        "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
-        "agreement": agreement_figures(dataset.subtask, answers.table),
+        "agreement": agreement_figures(dataset.subtask, reads.answers.table),
         # How the annotators were trained, qualified and controlled.
-        "procedure": training_procedure(dataset),
+        "procedure": procedure,
+        # Who does not count in the pooled sources (the option to leave out annotators below
+        # the control threshold), or None when every annotator counts.
+        "excluded": {"annotators": sorted(excluded), "reason": "below_control_threshold", "note": EXCLUSION_NOTE}
+        if exclude_below_control else None,
     }
 
 
@@ -258,11 +273,13 @@ def campaign_cells(report: dict) -> dict[str, dict | None]:
     return cells
 
 
-def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED) -> dict:
+def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
+                    exclude_below_control: bool = False) -> dict:
     """The campaign table: the six subtasks as rows, the human sources and every model as
     columns; a dataset with synthetic gold puts no number in it (its cells are None, with a footnote)."""
     datasets = {dataset.subtask: dataset for dataset in campaign.datasets.all()}
-    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed) for key, dataset in datasets.items()}
+    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed, exclude_below_control=exclude_below_control)
+               for key, dataset in datasets.items()}
     models = sorted({f"model:{row['name']}" for report in reports.values() for row in report["sources"]
                      if row["kind"] == "model"})
     columns = [*HUMAN_COLUMNS, *models]
@@ -290,6 +307,7 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
         "columns": columns,
         "rows": rows,
         "footnotes": footnotes,
-        "notes": {"mean annotator": MEAN_NO_INTERVAL},
+        "notes": {"mean annotator": MEAN_NO_INTERVAL, **({"excluded": EXCLUSION_NOTE} if exclude_below_control else {})},
+        "exclude_below_control": exclude_below_control,
         "datasets": list(reports.values()),
     }

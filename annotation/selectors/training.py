@@ -176,6 +176,13 @@ def control_alerts(dataset: Dataset, series: list[ControlSeries]) -> list[Contro
     return [line for line in series if line.current is not None and line.current < dataset.threshold]
 
 
+def below_control_threshold(dataset: Dataset, series: list[ControlSeries] | None = None) -> list[str]:
+    """The usernames whose control accuracy so far is below the dataset's threshold, sorted:
+    whom the report's option leaves out of the majority and adjudicated sources."""
+    series = control_accuracy(dataset) if series is None else series
+    return sorted(line.annotator for line in control_alerts(dataset, series))
+
+
 def training_procedure(dataset: Dataset) -> dict:
     """The training and control procedure of the dataset, as the human-baseline report states it.
 
@@ -188,7 +195,7 @@ def training_procedure(dataset: Dataset) -> dict:
     the report's option to leave them out of majority and adjudicated sources).
     """
     series = {line.annotator: line for line in control_accuracy(dataset)}
-    below = {line.annotator for line in control_alerts(dataset, list(series.values()))}
+    below = set(below_control_threshold(dataset, list(series.values())))
     control_pool = pool(dataset, Dataset.PoolKind.CONTROL)
     annotators = []
     for row in qualification_table(dataset):

@@ -26,13 +26,16 @@ temporary name and renamed when complete, so a failure never leaves half a file;
 streams the checked bytes.
 """
 
+from __future__ import annotations
+
 import csv
 import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -41,11 +44,15 @@ from django.utils.translation import gettext as _
 
 from annotation.errors import NotExportable, NothingToExport, Refused
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
+from annotation.selectors.adjudication import adjudicated_answers, case_statuses
+from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
 from scoring.agreement import majority_answer
+from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
 
 SOURCE_KINDS = ("annotator", "majority", "adjudicated", "all")
+POOLED = ("majority", "adjudicated")  # the sources made of several annotators' answers
 FILLS = ("adjudicated",)  # what may fill the majority export's items without a majority
 WITHDRAWN = "withdrawn"
 FORMATS = ("jsonl", "csv")
@@ -75,39 +82,69 @@ class Submission:
         return jsonl_bytes(self.lines)
 
 
-def jsonl_bytes(records: list[dict]) -> bytes:
-    """JSON Lines in UTF-8, one record a line, Polish letters as they are."""
-    return b"".join(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records)
-
-
-def build_submission(dataset: Dataset, annotator: User) -> Submission:
+def build_submission(dataset: Dataset, annotator: User, reads: DatasetReads | None = None) -> Submission:
     """The annotator's submitted answers of the dataset (withdrawn items left out and listed),
-    checked; raises NotExportable."""
-    answers = (
-        Annotation.objects.filter(
-            item__dataset=dataset, item__withdrawn_at__isnull=True, annotator=annotator,
-            status=Annotation.Status.SUBMITTED,
-        )
-        .order_by("item__ordinal")
-        .values_list("item__external_id", "answer")
-    )
-    lines = [submission_line(dataset.subtask, external_id, answer) for external_id, answer in answers]
-    answered = {line["id"] for line in lines}
-    unanswered = [
-        external_id
-        for external_id in Assignment.objects.filter(
-            dataset=dataset, item__dataset=dataset, annotator=annotator, item__withdrawn_at__isnull=True
-        )
-        .order_by("item__ordinal")
-        .values_list("item__external_id", flat=True)
-        if external_id not in answered
-    ]
-    withdrawn = withdrawn_ids(dataset)
-    submission = Submission(
-        dataset=dataset, annotator=annotator, lines=lines, unanswered=unanswered, withdrawn=withdrawn
-    )
-    checked_submission(dataset, lines, submission.filename)
-    return submission
+    checked; raises NotExportable. ``reads``: what other exports of the dataset read already
+    (else only this annotator's answers are read)."""
+    username = annotator.get_username()
+    reads = reads or DatasetReads(dataset, usernames=[username])
+    answers = reads.answers
+    filename = submission_filename(dataset, username)
+    # The answers were read as `scoring agreement` reads this file: its problems are exactly what
+    # `scoring validate --partial --inputs` finds in it.
+    problems = [fault for fault in answers.faults if fault.file == filename]
+    if problems:
+        raise NotExportable(problems)
+    return Submission(dataset=dataset, annotator=annotator, lines=answers.lines.get(username, []),
+                      unanswered=reads.unanswered.get(username, []), withdrawn=reads.withdrawn)
+
+
+class DatasetReads:
+    """What the exports of one dataset read, each read once however many sources are built
+    from it (the report builds every source, the export page most): the inputs, the withdrawn
+    items, the submitted answers (every annotator's, or ``usernames``' only) as
+    `scoring agreement` reads their files, the assigned items without an answer, and the
+    adjudicated source. Made for one request or command: later writes are not seen."""
+
+    def __init__(self, dataset: Dataset, usernames: list[str] | None = None):
+        self.dataset = dataset
+        self.usernames = usernames
+        self.adjudicated_by_exclusion: dict[frozenset[str], dict[int, dict]] = {}
+
+    @cached_property
+    def inputs(self) -> list[dict]:
+        """Every item's input record, in input order (withdrawn ones too: any may be named)."""
+        return list(self.dataset.items.order_by("ordinal").values_list("payload", flat=True))
+
+    @cached_property
+    def withdrawn(self) -> list[str]:
+        return withdrawn_ids(self.dataset)
+
+    @cached_property
+    def answers(self) -> DatasetAnswers:
+        return dataset_answers(self.dataset, self.usernames)
+
+    @cached_property
+    def unanswered(self) -> dict[str, list[str]]:
+        """username -> external ids of their assigned counted items without a submitted answer,
+        in input order (control items are the control pool's, never the dataset's)."""
+        assigned = Assignment.objects.filter(dataset=self.dataset, item__in=counted_items(self.dataset))
+        if self.usernames is not None:
+            assigned = assigned.filter(annotator__username__in=self.usernames)
+        found: dict[str, list[str]] = {}
+        submitted = self.answers.submitted
+        for username, external_id in assigned.order_by("item__ordinal").values_list("annotator__username",
+                                                                                   "item__external_id"):
+            if external_id not in submitted.get(username, ()):
+                found.setdefault(username, []).append(external_id)
+        return found
+
+    def adjudicated(self, excluded: frozenset[str] = frozenset()) -> dict[int, dict]:
+        """``adjudicated_answers`` (item id -> answer) without the answers of ``excluded`` usernames."""
+        if excluded not in self.adjudicated_by_exclusion:
+            excluded_ids = User.objects.filter(username__in=excluded).values_list("pk", flat=True)
+            self.adjudicated_by_exclusion[excluded] = adjudicated_answers(self.dataset, list(excluded_ids))
+        return self.adjudicated_by_exclusion[excluded]
 
 
 def withdrawn_ids(dataset: Dataset) -> list[str]:
@@ -145,6 +182,8 @@ class Export:
     left_out: list[tuple[str, str]]
     filled: list[tuple[str, str]] = field(default_factory=list)  # majority --fill: (external id, why no majority)
     fill: str = ""  # what filled the items without a majority ("adjudicated"), or ""
+    records: list[dict] = field(default_factory=list)  # what ``data`` holds, one a line (submissions)
+    excluded: list[str] = field(default_factory=list)  # usernames whose answers a pooled source leaves out
 
     @property
     def complete(self) -> bool:
@@ -189,29 +228,37 @@ def parse_source(source: str) -> tuple[str, str]:
     return kind, username
 
 
-def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str | None = None) -> Export:
+def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str | None = None, *,
+                 excluded: Collection[str] = (), reads: DatasetReads | None = None) -> Export:
     """The export of ``source`` (see the module), checked; ``fill="adjudicated"`` (majority
-    only) fills the items without a majority. Raises Refused (NotExportable when the stored
-    answers do not make a valid file)."""
+    only) fills the items without a majority; ``excluded`` (majority and adjudicated only):
+    usernames whose answers do not count; ``reads``: what other exports of the dataset read
+    already. Raises Refused (NotExportable when the stored answers do not make a valid file)."""
     kind, username = parse_source(source)
     if fill and (fill not in FILLS or kind != "majority"):
         raise Refused([Problem("fill", _("fill %(fill)s is not available for %(source)s; only majority can be filled, from adjudicated")
                                % {"fill": fill, "source": source})])
+    if excluded and kind not in POOLED:
+        raise Refused([Problem("exclude", _("only majority and adjudicated can leave annotators out, not %(source)s")
+                               % {"source": source})])
     if format not in FORMATS or (format == "csv" and kind != "all"):
         raise Refused.because(_("format %(format)s is not available for %(source)s; submissions are jsonl, all is jsonl or csv")
                               % {"format": format, "source": source})
+    reads = reads or DatasetReads(dataset, usernames=[username] if kind == "annotator" else None)
+    excluded = frozenset(excluded)
     if kind == "annotator":
         annotator = User.objects.filter(username=username).first()
         if annotator is None:
             raise Refused.because(_("no user named %(name)s") % {"name": username})
-        submission = build_submission(dataset, annotator)
+        submission = build_submission(dataset, annotator, reads)
         left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
         left_out += [(external_id, WITHDRAWN) for external_id in submission.withdrawn]
-        export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out)
+        export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out,
+                        records=submission.lines)
     elif kind == "majority":
-        export = majority_export(dataset, fill)
+        export = majority_export(reads, fill, excluded)
     elif kind == "adjudicated":
-        export = adjudicated_export(dataset)
+        export = adjudicated_export(reads, excluded)
     else:
         export = all_answers_export(dataset, format)
     if not export.n_records:
@@ -219,26 +266,25 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
     return export
 
 
-def checked_submission(dataset: Dataset, lines: list[dict], filename: str) -> bytes:
+def checked_submission(reads: DatasetReads, lines: list[dict], filename: str) -> bytes:
     """The submission file of ``lines``, checked against the dataset's inputs; raises NotExportable."""
     data = jsonl_bytes(lines)
-    inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
-    _records, problems = check_submission(dataset.subtask, data, filename, inputs, partial=True)
+    _records, problems = check_submission(reads.dataset.subtask, data, filename, reads.inputs, partial=True)
     if problems:
         raise NotExportable(problems)
     return data
 
 
-def majority_export(dataset: Dataset, fill: str | None = None) -> Export:
-    """The majority answer of every item, from the answers the per-annotator exports hold;
-    with ``fill="adjudicated"`` an item without one takes its adjudicated answer, if any."""
-    from annotation.selectors.agreement import dataset_answers  # the selector builds on this module
-
-    answers = dataset_answers(dataset)
-    fill_from = adjudicated_by_external_id(dataset) if fill else None
+def majority_export(reads: DatasetReads, fill: str | None = None, excluded: frozenset[str] = frozenset()) -> Export:
+    """The majority answer of every item, from the answers the per-annotator exports hold
+    (without those of ``excluded`` usernames); with ``fill="adjudicated"`` an item without one
+    takes its adjudicated answer, if any."""
+    dataset = reads.dataset
+    table = reads.answers.without(excluded)
+    fill_from = adjudicated_by_external_id(reads, excluded) if fill else None
     lines, left_out, filled = [], [], []
-    for item in answers.table.items:
-        answer, reason = majority_answer(dataset.subtask, answers.table.answers_of(item["id"]), item)
+    for item in table.items:
+        answer, reason = majority_answer(dataset.subtask, table.answers_of(item["id"]), item)
         if answer is None and fill_from is not None and item["id"] in fill_from:
             answer = fill_from[item["id"]]
             filled.append((item["id"], reason))
@@ -246,52 +292,44 @@ def majority_export(dataset: Dataset, fill: str | None = None) -> Export:
             left_out.append((item["id"], reason))
         else:
             lines.append(submission_line(dataset.subtask, item["id"], answer))
-    left_out += [(external_id, WITHDRAWN) for external_id in withdrawn_ids(dataset)]
-    data = checked_submission(dataset, lines, f"{dataset.name}.majority.submission.jsonl")
-    return Export(dataset, "majority", "jsonl", data, len(lines), left_out, filled, fill or "")
+    left_out += [(external_id, WITHDRAWN) for external_id in reads.withdrawn]
+    data = checked_submission(reads, lines, f"{dataset.name}.majority.submission.jsonl")
+    return Export(dataset, "majority", "jsonl", data, len(lines), left_out, filled, fill or "", records=lines,
+                  excluded=sorted(excluded))
 
 
-def adjudicated_by_external_id(dataset: Dataset) -> dict[str, dict]:
+def adjudicated_by_external_id(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> dict[str, dict]:
     """The adjudicated source (``adjudicated_answers``) by external id, in input order."""
-    from annotation.selectors.adjudication import adjudicated_answers
-    from annotation.selectors.agreement import counted_items
-
-    answers = adjudicated_answers(dataset)
-    return {
-        external_id: answers[pk]
-        for pk, external_id in counted_items(dataset).filter(pk__in=answers).values_list("pk", "external_id")
-    }
+    answers = reads.adjudicated(excluded)
+    return {item.external_id: answers[item.pk] for item in reads.answers.items if item.pk in answers}
 
 
-def adjudicated_export(dataset: Dataset) -> Export:
+def adjudicated_export(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> Export:
     """The adjudicated answer of every item that has one; the others listed with the reason:
     ``open`` or ``stale`` (a case to settle), ``no answer``, ``not ready`` (an assigned annotator
-    has not submitted), ``withdrawn``."""
-    from annotation.selectors.adjudication import adjudicated_answers, case_statuses
-    from annotation.selectors.agreement import counted_items
-
-    answers = adjudicated_answers(dataset)
+    has not submitted), ``withdrawn``. ``excluded``: usernames whose answers do not count."""
+    dataset = reads.dataset
+    answers = reads.adjudicated(excluded)
     statuses = case_statuses(dataset)
-    answered = set(
-        Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED).values_list("item_id", flat=True)
-    )
+    answered = {external_id for username, ids in reads.answers.submitted.items() if username not in excluded
+                for external_id in ids}
     lines, left_out = [], []
-    for pk, external_id in counted_items(dataset).values_list("pk", "external_id"):
-        if pk in answers:
-            lines.append(submission_line(dataset.subtask, external_id, answers[pk]))
-        else:
-            left_out.append((external_id, statuses.get(pk) or ("not ready" if pk in answered else "no answer")))
-    left_out += [(external_id, WITHDRAWN) for external_id in withdrawn_ids(dataset)]
-    data = checked_submission(dataset, lines, f"{dataset.name}.adjudicated.submission.jsonl")
-    return Export(dataset, "adjudicated", "jsonl", data, len(lines), left_out)
+    for item in reads.answers.items:
+        if item.pk in answers:
+            lines.append(submission_line(dataset.subtask, item.external_id, answers[item.pk]))
+        elif item.external_id not in answered:
+            left_out.append((item.external_id, "no answer"))
+        else:  # a case (open or stale), or an assigned annotator has not submitted
+            left_out.append((item.external_id, statuses.get(item.pk, "not ready")))
+    left_out += [(external_id, WITHDRAWN) for external_id in reads.withdrawn]
+    data = checked_submission(reads, lines, f"{dataset.name}.adjudicated.submission.jsonl")
+    return Export(dataset, "adjudicated", "jsonl", data, len(lines), left_out, records=lines, excluded=sorted(excluded))
 
 
 def all_answer_records(dataset: Dataset) -> Iterator[dict]:
     """One record per submitted answer of the counted items (drafts excluded), in input order
     then by annotator: four queries (answers, revision counts, flag counts, adjudication
     sources), each a plain scan of the dataset."""
-    from annotation.selectors.agreement import counted_items
-
     revisions = dict(
         AnnotationRevision.objects.filter(annotation__item__dataset=dataset).order_by()
         .values("annotation_id").annotate(count=Count("pk")).values_list("annotation_id", "count")

@@ -22,7 +22,7 @@ from annotation.models import Adjudication, Dataset, Item
 from annotation.roles import ADJUDICATOR, role_required
 from annotation.selectors import adjudication as cases
 from annotation.services import adjudicating
-from annotation.widgets import widget_for
+from annotation.widgets import PARTIAL, widget_for
 
 adjudicator_required = role_required(ADJUDICATOR)
 
@@ -78,8 +78,7 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
     """One item's page (claims it); POST intents decide/skip/renew; ?partial=<name> goes to
     the subtask's widget (editing mode uses the annotators' widget)."""
     dataset = _dataset_to_adjudicate(request, dataset_pk)
-    partial = request.GET.get("partial")
-    if request.method == "GET" and partial is None:
+    if request.method == "GET" and PARTIAL not in request.GET:
         case = cases.adjudication_case(dataset, item_pk)
         if case is None or case.status is None:  # not an item to settle (yet)
             raise Http404
@@ -89,11 +88,9 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
         return _page(request, case)
     # Partials and saves need only the item: the service checks the rest.
     item = get_object_or_404(Item.objects.select_related("dataset"), pk=item_pk, dataset=dataset, withdrawn_at=None)
+    partial = widget_for(dataset.subtask).partial_reply(request, item.payload)
     if partial is not None:
-        widget = widget_for(dataset.subtask)
-        if partial not in widget.partials:
-            raise Http404
-        return widget.partials[partial](request, item)
+        return partial
     intent = request.POST.get("intent")
     if intent == "decide":
         return _decide(request, item)

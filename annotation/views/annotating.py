@@ -112,12 +112,9 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
         raise Http404
     if not page.qualified:
         return _not_qualified(request, page)
-    partial = request.GET.get("partial")
+    partial = widget_for(page.subtask).partial_reply(request, page.payload)
     if partial is not None:
-        partials = widget_for(page.subtask).partials
-        if partial not in partials:
-            raise Http404
-        return partials[partial](request, page)
+        return partial
     if request.method == "GET":
         return _item_page(request, page)
     intent = request.POST.get("intent")

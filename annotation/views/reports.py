@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -29,6 +29,8 @@ organizer_required = role_required(ORGANIZER)
 
 class ReportOptions(forms.Form):
     seed = forms.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    # Leave annotators below the control threshold out of the majority and adjudicated sources.
+    exclude_below_control = forms.BooleanField(required=False)
     format = forms.ChoiceField(required=False, choices=[(fmt, fmt) for fmt in FORMATS])
     plot = forms.CharField(required=False, max_length=300)
 
@@ -38,7 +40,11 @@ def _options(request: HttpRequest) -> dict:
     if not form.is_valid():
         raise Http404  # a seed or format no link ever gives
     data = form.cleaned_data
-    return {"seed": DEFAULT_SEED if data["seed"] is None else data["seed"], "format": data["format"], "plot": data["plot"]}
+    seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
+    exclude = data["exclude_below_control"]
+    # What every link of the page keeps: the same seed and the same sources.
+    query = urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude else {})})
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"], "query": query}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -69,7 +75,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Model %(name)s added to the report.") % {"name": model.name})
             return redirect("organizer_report", pk=dataset.pk)
-    report = dataset_report(dataset, seed=options["seed"])
+    report = dataset_report(dataset, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
     plots = report_plots(report)
     stem = f"{dataset.name}.report"
     if options["format"]:
@@ -82,6 +88,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         return _download(plot.svg, "image/svg+xml; charset=utf-8", f"{stem}.{plot.key.replace(':', '-')}.svg")
     return TemplateResponse(request, "annotation/organizer/report.html", {
         "dataset": dataset, "report": report, "form": form, "problems": problems, "formats": FORMATS,
+        "query": options["query"],
         # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
         "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
     }, status=status)
@@ -114,12 +121,12 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign table (the table a paper prints) and its downloads."""
     campaign = get_object_or_404(Campaign, pk=pk)
     options = _options(request)
-    table = campaign_report(campaign, seed=options["seed"])
+    table = campaign_report(campaign, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
     if options["format"]:
         return _download(campaign_file(table, options["format"]), CONTENT_TYPES[options["format"]],
                          f"{campaign.name}.campaign.{options['format']}")
     headers, grid = campaign_grid(table)
     return TemplateResponse(request, "annotation/organizer/campaign.html", {
-        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers,
+        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers, "query": options["query"],
         "rows": [(row, cells[1:]) for row, cells in zip(table["rows"], grid)],
     })

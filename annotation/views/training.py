@@ -23,6 +23,7 @@ from annotation.control_plot import control_accuracy_svg
 from annotation.errors import Refused
 from annotation.forms import PoolForm, QualificationForm
 from annotation.http import refusal_status
+from annotation.item_fields import annotator_payload
 from annotation.models import Dataset, Item, subtask_title
 from annotation.roles import ANNOTATOR, ORGANIZER, role_required
 from annotation.selectors import queue as queues
@@ -63,13 +64,17 @@ def training_round(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 def training_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpResponse:
     """Training item ``position`` (1-based) of the annotator's current round: the item page's
     widget and keys; after the answer, the feedback. POST intent=submit answers it (drafts
-    are not stored: the browser keeps them until the submit)."""
+    are not stored: the browser keeps them until the submit); ?partial=<name> goes to the
+    widget, as on the item page."""
     dataset = _training_dataset(request, dataset_pk)
     state = trainings.round_state(training_service.current_round(dataset, request.user))
     if not 1 <= position <= len(state.items):
         raise Http404
     number = position
     item = state.items[number - 1]
+    partial = widget_for(dataset.subtask).partial_reply(request, item.payload)
+    if partial is not None:
+        return partial
     if request.method == "POST":
         intent = request.POST.get("intent")
         if intent == "draft":
@@ -103,22 +108,35 @@ def _after(dataset_pk: int, state: trainings.RoundState, number: int) -> str:
 def _item_page(request: HttpRequest, context: dict, problems: list[str] | None = None, status: int = 200):
     item, dataset = context["item"], context["dataset"]
     widget = widget_for(dataset.subtask)
+    # As on the item page: only the fields of the input schema reach the annotator.
+    payload = annotator_payload(dataset.subtask, item.payload)
     config = {
         "frozen": False,
         "submitted": False,
         "storageKey": f"training:{context['state'].round.pk}:{item.pk}",
-        "messages": script_messages(get_language()),
+        "messages": _training_script_messages(),
     }
     return TemplateResponse(request, "annotation/training/item.html", {
         **context,
-        "payload": item.payload,
+        # The widget's partials go to this page's URL (the widget templates' item_url).
+        "item_url": reverse("training_item", args=[dataset.pk, context["number"]]),
+        "payload": payload,
         "answer": None,
         "widget": widget,
         "guideline_template": f"annotation/guidelines/{dataset.subtask}.html",
         "config": config,
         "problems": problems or [],
-        **widget.context(item.payload, None),
+        **widget.context(payload, None),
     }, status=status)
+
+
+def _training_script_messages() -> dict[str, str]:
+    """The item page's script texts, with Enter named for what it does on a training item."""
+    return {
+        **script_messages(get_language()),
+        "keySaveNext": _("Answer and see the gold answer"),
+        "keySaveNextAnywhere": _("Answer and see the gold answer, also while typing"),
+    }
 
 
 def _submit(request: HttpRequest, state: trainings.RoundState, item, number: int) -> HttpResponse:

@@ -11,14 +11,13 @@ import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 from scoring.subtasks import SUBTASK_KEYS
 
-if TYPE_CHECKING:
-    from annotation.selectors.queue import ItemPage
+# The query parameter that makes a request to a page with a widget one of the widget's partials.
+PARTIAL = "partial"
 
 
 def compact_json(payload: dict, answer: dict) -> str:
@@ -33,11 +32,24 @@ class Widget:
     script: str | None
     # (item payload, current answer fields or None) -> extra template context.
     context: Callable[[dict, dict | None], dict]
-    # htmx partials, served by the item view for ?partial=<name> (GET or POST).
-    partials: Mapping[str, Callable[[HttpRequest, ItemPage], HttpResponse]] = field(default_factory=dict)
+    # htmx partials: (request, the item's payload) -> the piece of the page; served by every
+    # page with the widget for ?partial=<name> (GET or POST), see partial_reply.
+    partials: Mapping[str, Callable[[HttpRequest, dict], HttpResponse]] = field(default_factory=dict)
     # (item payload, stored answer) -> the answer in one line, in the subtask's own terms
     # (text, escaped by the template, or SafeString built from escaped parts).
     summary: Callable[[dict, dict], str] = compact_json
+
+    def partial_reply(self, request: HttpRequest, payload: dict) -> HttpResponse | None:
+        """The reply to the widget's own htmx request (``?partial=<name>``) about the item with
+        ``payload``; None for a request of the page itself. Raises Http404 for a name the
+        widget has no partial of. The item, training and adjudication pages all answer their
+        widget's partials through this, at their own URL, once they have checked access."""
+        name = request.GET.get(PARTIAL)
+        if name is None:
+            return None
+        if name not in self.partials:
+            raise Http404
+        return self.partials[name](request, payload)
 
 
 def _load(key: str) -> Widget:

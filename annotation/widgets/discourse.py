@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from django.http import (
     HttpRequest,
@@ -34,9 +34,6 @@ from annotation.widgets import Widget, compact_json
 from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
 
 _GUIDE_BY_LABEL = {guide.label: guide for guide in RELATION_GUIDES}
-
-if TYPE_CHECKING:
-    from annotation.selectors.queue import ItemPage
 
 PARTIAL_TEMPLATE = "annotation/widgets/discourse_partial.html"
 SNIPPET_LENGTH = 60
@@ -273,7 +270,7 @@ def _script_text() -> dict:
     }
 
 
-def tree_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
+def tree_partial(request: HttpRequest, payload: dict) -> HttpResponse:
     """The drawn tree and its problems for the draft posted as `answer` (nothing is saved)."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
@@ -283,7 +280,7 @@ def tree_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
         return HttpResponseBadRequest(gettext("answer: not valid JSON."))
     if not isinstance(answer, dict):
         return HttpResponseBadRequest(gettext("answer: must be a JSON object."))
-    return render(request, PARTIAL_TEMPLATE, tree_view(page.payload, answer))
+    return render(request, PARTIAL_TEMPLATE, tree_view(payload, answer))
 
 
 def summary(payload: dict, answer: dict) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -17,9 +16,6 @@ from django.utils.html import format_html, format_html_join
 
 from annotation.widgets import Widget, compact_json
 from scoring.subtasks.morphosyntax import CORRECT, INCORRECT
-
-if TYPE_CHECKING:
-    from annotation.selectors.queue import ItemPage
 
 # A word, or one punctuation mark, with the white space before it: a changed comma shows
 # as a changed comma, not as a changed word.
@@ -73,9 +69,9 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
-def diff_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
+def diff_partial(request: HttpRequest, payload: dict) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    sentence = str(page.payload.get("sentence", ""))
+    sentence = str(payload.get("sentence", ""))
     corrected = data.get("corrected_sentence", sentence)[:MAX_DIFF_CHARS]
     return render(request, "annotation/widgets/morphosyntax_diff.html", _diff_context(sentence, corrected))
 

@@ -4,8 +4,6 @@ for the written-out numeral, and a form check of the typed words (the `form_chec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -13,9 +11,6 @@ from annotation import rules
 from annotation.numeral_forms import check_words
 from annotation.widgets import Widget, compact_json
 from annotation.widgets.markup import NUMERAL_TARGET, highlight
-
-if TYPE_CHECKING:
-    from annotation.selectors.queue import ItemPage
 
 # The text field's name; not "answer", which the item page's form already uses.
 FIELD = "numeral"
@@ -44,9 +39,9 @@ def context(payload: dict, answer: dict | None) -> dict:
     }
 
 
-def form_check_partial(request: HttpRequest, page: ItemPage) -> HttpResponse:
+def form_check_partial(request: HttpRequest, payload: dict) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
-    context = _check_context(data.get(FIELD, ""), page.payload)
+    context = _check_context(data.get(FIELD, ""), payload)
     return render(request, "annotation/widgets/numerals_check.html", context)
 
 

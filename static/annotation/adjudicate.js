@@ -223,7 +223,9 @@
   inChoosing({ code: "Enter", label: text.keySave, run: save });
   inChoosing({ code: "NumpadEnter", run: save });
   inChoosing({ code: "KeyN", label: text.keyNote, run: () => note.focus() });
-  inChoosing({ code: "KeyP", shift: true, label: text.keyPrevious, run: () => follow("action-previous") });
+  inChoosing({
+    code: "KeyP", shift: true, needs: "#action-previous", label: text.keyPrevious, run: () => follow("action-previous"),
+  });
   inChoosing({ code: "KeyS", shift: true, label: text.keySkip, run: () => follow("action-skip") });
   inChoosing({
     code: "Escape", inTextField: true, label: text.keyEscape,
@@ -232,7 +234,10 @@
   inEditing({ code: "Enter", label: text.keySave, run: save });
   inEditing({ code: "NumpadEnter", run: save });
   inEditing({ code: "Escape", inTextField: true, label: text.keyBack, run: stopEditing });
-  inEditing({ code: "KeyI", shift: false, label: text.keyAnswerField, run: () => PolisKeys.focusAnswerField(editingArea) });
+  inEditing({
+    code: "KeyI", shift: false, needs: "#editing-area [data-answer-field]", label: text.keyAnswerField,
+    run: () => PolisKeys.focusAnswerField(editingArea),
+  });
   inBoth({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveAnywhere, run: save });
   inBoth({ key: "?", label: text.keyHelp, run: openHelp });
 

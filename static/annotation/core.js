@@ -318,11 +318,16 @@
   registerCore({ code: "Enter", label: text.keySaveNext, run: saveAndNext });
   registerCore({ code: "NumpadEnter", run: saveAndNext });
   registerCore({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveNextAnywhere, run: saveAndNext });
-  registerCore({ code: "KeyP", shift: true, label: text.keyPrevious, run: () => follow("action-previous") });
-  registerCore({ code: "KeyS", shift: true, label: text.keySkip, run: () => follow("action-skip") });
-  registerCore({ code: "KeyF", shift: true, label: text.keyFlag, run: () => openDialog("flag-dialog") });
+  // Listed and run where the page has what they act on (not on a first item, a training item).
   registerCore({
-    code: "KeyG", shift: true, label: text.keyGuideline,
+    code: "KeyP", shift: true, needs: "#action-previous", label: text.keyPrevious, run: () => follow("action-previous"),
+  });
+  registerCore({ code: "KeyS", shift: true, needs: "#action-skip", label: text.keySkip, run: () => follow("action-skip") });
+  registerCore({
+    code: "KeyF", shift: true, needs: "#flag-dialog", label: text.keyFlag, run: () => openDialog("flag-dialog"),
+  });
+  registerCore({
+    code: "KeyG", shift: true, needs: "#guideline", label: text.keyGuideline,
     run: () => {
       const guideline = document.getElementById("guideline");
       if (guideline) guideline.open = !guideline.open;
@@ -331,9 +336,9 @@
   registerCore({ key: "?", label: text.keyHelp, run: () => openDialog("keys-help") });
   registerCore({ code: "F1", inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog("keys-help") });
   registerCore({ code: "Slash", ctrl: true, inTextField: true, label: text.keyHelpAnywhere, run: () => openDialog("keys-help") });
-  // Listed only for widgets with an answer field (every item of a page has the same widget).
-  const hasAnswerField = document.querySelector("[data-answer-field]") !== null;
-  registerCore({ code: "KeyI", shift: false, label: hasAnswerField ? text.keyAnswerField : "", run: focusAnswerField });
+  registerCore({
+    code: "KeyI", shift: false, needs: "[data-answer-field]", label: text.keyAnswerField, run: focusAnswerField,
+  });
   registerCore({
     code: "Escape", inTextField: true, label: text.keyEscape,
     run: (event) => {

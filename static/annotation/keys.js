@@ -3,7 +3,10 @@
 // Ctrl/Meta held (except registered Ctrl combinations), while a dialog is open, or while
 // focus is in a text field (except keys registered with `inTextField`: Escape and Enter);
 // Enter on a focused button or link only activates it; digits are read from `event.code`.
-// A key spec: {code | key, shift, ctrl, label, run, inTextField} (docs/architecture.md).
+// A key spec: {code | key, shift, ctrl, label, run, inTextField, needs} (docs/architecture.md).
+// A key that acts on something a page may not have (a previous item, a flag dialog) names it
+// in `needs` (a CSS selector): while nothing on the page matches, the key is neither listed
+// nor run, so each page lists only the keys that work there.
 // Both pages also draw their key lists and refusal lists with it.
 window.PolisKeys = (function () {
   "use strict";
@@ -24,9 +27,13 @@ window.PolisKeys = (function () {
     return (spec.ctrl ? "Ctrl+" : "") + (spec.shift ? "Shift+" : "") + name;
   }
 
-  // One <li><kbd>key</kbd> label</li> per spec with a label.
+  function offered(spec) {
+    return !spec.needs || document.querySelector(spec.needs) !== null;
+  }
+
+  // One <li><kbd>key</kbd> label</li> per spec with a label that the page offers now.
   function listRows(specs) {
-    return specs.filter((spec) => spec.label).map((spec) => {
+    return specs.filter((spec) => spec.label && offered(spec)).map((spec) => {
       const row = document.createElement("li");
       const kbd = document.createElement("kbd");
       kbd.textContent = keyName(spec);
@@ -72,7 +79,7 @@ window.PolisKeys = (function () {
       if (inText && !(answerArea && answerArea.contains(event.target)) && event.key !== "Escape") return;
       if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
       // A spec naming its Shift state wins over one that ignores Shift.
-      const candidates = specs().filter((spec) => matches(spec, event));
+      const candidates = specs().filter((spec) => matches(spec, event) && offered(spec));
       const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
       if (!spec) return;
       if (inText && !spec.inTextField) return;

@@ -13,6 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from annotation.errors import NothingToExport
+from annotation.models import Flag
 from annotation.services import exporting
 from annotation.services.adjudicating import save_decision
 from annotation.services.organizing import withdraw_item
@@ -147,3 +149,20 @@ def test_the_page_and_the_api_give_the_new_variants_to_organizers_only(cases, cl
     assert listed[("all", None)]["n_left_out"] == 1
     refused = client.get(api, {"source": "all", "fill": "adjudicated"})
     assert refused.status_code == 422 and refused.json()["problems"]
+
+
+def test_leaving_an_annotator_out_of_the_adjudicated_source(cases):
+    """Without the first annotator: decisions stay, a stale one stays out, an open disagreement
+    that was theirs alone takes the others' answer unless it is flagged, and an item only they
+    answered has no answer."""
+    first = cases.annotators[0].username
+    export = exporting.build_export(cases.dataset, "adjudicated", excluded=[first])
+    assert [json.loads(line) for line in export.data.decode().splitlines()] == [
+        {"id": "wsd-1", "answer": "B"}, {"id": "wsd-2", "answer": "C"}, {"id": "wsd-3", "answer": "B"}]
+    assert export.left_out == [("wsd-4", "stale"), ("wsd-5", "no answer"), ("wsd-6", "no answer"), ("wsd-7", "withdrawn")]
+    assert export.excluded == [first]
+    Flag.objects.create(item=cases.items[2], raised_by=cases.annotators[1], comment="ambiguous")
+    flagged = exporting.build_export(cases.dataset, "adjudicated", excluded=[first])
+    assert ("wsd-3", "open") in flagged.left_out and b'"wsd-3"' not in flagged.data
+    with pytest.raises(NothingToExport):  # one annotator left: every item has one answer, no majority
+        exporting.build_export(cases.dataset, "majority", excluded=[first])

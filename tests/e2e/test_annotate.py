@@ -57,14 +57,19 @@ def test_keyboard_save_and_next_previous_skip_and_help(page: Page, login, open_i
     # Active time was measured in the page and credited within the wall-clock time.
     assert 0 < annotation.active_ms <= (annotation.updated_at - Assignment.objects.get(position=1).created_at).total_seconds() * 1000
 
+    page.keyboard.press("?")
+    expect(page.locator("#keys-help")).to_be_visible()
+    expect(page.locator("#keys-list")).to_contain_text("Previous item")
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-help")).to_be_hidden()
     page.keyboard.press("Shift+P")
     expect(page).to_have_url(re.compile(re.escape(item_path(dataset, 1)) + "$"))
     page.wait_for_function("window.Polis !== undefined")
     assert page.evaluate("Polis.initialAnswer()") == {"answer": "C"}
 
-    page.keyboard.press("?")
-    expect(page.locator("#keys-help")).to_be_visible()
-    expect(page.locator("#keys-list")).to_contain_text("Previous item")
+    page.keyboard.press("?")  # the first item has no previous one: the key is not listed
+    expect(page.locator("#keys-list")).to_contain_text("Skip (the item comes back at the end)")
+    expect(page.locator("#keys-list")).not_to_contain_text("Previous item")
     page.keyboard.press("Escape")
     expect(page.locator("#keys-help")).to_be_hidden()
 

@@ -1,7 +1,7 @@
 """A new user's walk in Polish: the organizer imports, assigns, makes an account and exports;
-an annotator answers one item of every subtask by keyboard with the guideline open and looks
-at their answers. No page shows a string of the catalogue left in English, nor a note meant
-for developers."""
+an annotator passes the demo's training rounds and answers one item of every subtask by
+keyboard with the guideline open and looks at their answers. No page shows a string of the
+catalogue left in English, nor a note meant for developers."""
 
 import re
 from pathlib import Path
@@ -11,6 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset
+from annotation.selectors.training import training_items
 from scoring.subtasks import SUBTASK_KEYS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
 from tests.factories import make_user
@@ -49,6 +50,32 @@ def assert_polish(page: Page, phrases: list[str], where: str, annotator: bool = 
     assert not left, f"{where}: English on the page: {left}"
     for notes in (DEVELOPER_NOTES, FILE_WORDS) if annotator else (DEVELOPER_NOTES,):
         assert not notes.search(text), f"{where}: {notes.search(text)[0]!r}"
+
+
+def leave_the_widget_to_the_keys(page: Page, key: str) -> None:
+    """Where answer_by_keyboard starts: the numerals field focused, no card focused."""
+    if key == "numerals":
+        page.keyboard.press("i")
+    elif key in ("wsd", "coreference", "morphosyntax"):
+        page.evaluate("document.activeElement.blur()")
+
+
+def pass_the_training_round(page: Page, live_server, phrases: list[str], dataset: Dataset) -> None:
+    """Continue leads to the training round: answer each item with its gold, read the feedback."""
+    page.goto(f"{live_server.url}/annotate/{dataset.pk}/")
+    for number, item in enumerate(training_items(dataset), 1):
+        expect(page).to_have_url(re.compile(rf"/training/{number}/$"))
+        page.wait_for_function("window.Polis !== undefined")
+        page.evaluate(COUNT_KEYS)
+        assert_polish(page, phrases, f"{dataset.subtask} training item {number}", annotator=True)
+        leave_the_widget_to_the_keys(page, dataset.subtask)
+        answer_by_keyboard(page, dataset.subtask, item.payload, item.gold.payload)
+        expect(page.locator("#training-explanation")).to_be_visible()  # every demo training item has one
+        assert_polish(page, phrases, f"{dataset.subtask} training feedback {number}", annotator=True)
+        expect(page.locator("#training-next")).to_be_focused()
+        page.keyboard.press("Enter")
+    expect(page.locator("#training-continue")).to_be_focused()
+    assert_polish(page, phrases, f"{dataset.subtask} training outcome", annotator=True)
 
 
 def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
@@ -103,10 +130,14 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "pl", "url": live_server.url}])
     login(page, annotator)
     assert_polish(page, phrases, "home", annotator=True)
+    trained = 0
     for key in SUBTASK_KEYS:
         assignment = Assignment.objects.select_related("item__gold").get(
             annotator=annotator, dataset__name=f"demo-{key}", position=1
         )
+        if training_items(assignment.dataset):
+            pass_the_training_round(page, live_server, phrases, assignment.dataset)
+            trained += 1
         page.goto(f"{live_server.url}/annotate/{assignment.dataset_id}/1/")
         page.evaluate(COUNT_KEYS)
         page.keyboard.press("Escape")
@@ -114,13 +145,11 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
         expect(page.locator("#guideline")).to_have_attribute("open", "")
         assert_polish(page, phrases, f"{key} item", annotator=True)
         page.keyboard.press("Shift+G")  # closed again
-        if key == "numerals":
-            page.keyboard.press("i")
-        elif key in ("wsd", "coreference", "morphosyntax"):
-            page.evaluate("document.activeElement.blur()")
+        leave_the_widget_to_the_keys(page, key)
         answer_by_keyboard(page, key, assignment.item.payload, assignment.item.gold.payload)
         expect(page).not_to_have_url(re.compile(rf"/annotate/{assignment.dataset_id}/1/$"))
         assert_polish(page, phrases, f"{key} after saving", annotator=True)
+    assert trained >= 2  # the demo gives some datasets a training round
     page.goto(f"{live_server.url}/my-answers/")
     expect(page.locator("tbody tr")).to_have_count(Annotation.objects.filter(annotator=annotator).count())
     assert_polish(page, phrases, "my answers", annotator=True)
@@ -131,3 +160,6 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     morphosyntax = Dataset.objects.get(name="demo-morphosyntax")
     page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/export/annotator1/")
     assert_polish(page, phrases, "export")
+    page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/training/")  # the demo's procedure
+    expect(page.locator("#qualification-table tr[data-annotator=annotator1]")).to_contain_text("1,00")
+    assert_polish(page, phrases, "training and control")

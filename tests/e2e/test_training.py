@@ -1,5 +1,6 @@
 """A training round in the browser, by keyboard alone: answer, read the feedback (the gold
-beside the answer, the explanation), go on, and reach the dataset's items once passed."""
+beside the answer, the explanation), go on, and reach the dataset's items once passed; every
+widget's partials answer on a training item as on the item page."""
 
 import re
 
@@ -10,6 +11,8 @@ from playwright.sync_api import Page, expect
 from annotation.models import TrainingRound
 from annotation.services.assigning import assign
 from tests.training.conftest import EXPLANATION_MARK, annotator, dataset, training_pool  # noqa: F401 (fixtures)
+from tests.training.test_widget_partials import PARTIAL_REQUESTS, training_item_of
+from tests.widgets.test_morphosyntax import CORRECTED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,3 +50,67 @@ def test_a_training_round_by_keyboard_alone(page: Page, login, live_server, data
     expect(page).to_have_url(re.compile(rf"/annotate/{dataset.pk}/\d+/$"))
     page.wait_for_function("window.Polis !== undefined")
     expect(page.locator(".wsd-card").first).to_be_visible()
+
+
+def type_a_correction(page: Page) -> None:
+    page.keyboard.press("n")
+    page.keyboard.press("i")
+    page.keyboard.press("Control+a")
+    page.keyboard.type(CORRECTED)
+    expect(page.locator("#morph-diff .diff-text del")).to_have_text(["chaotycznemu", "może"])
+
+
+def type_a_misspelt_numeral(page: Page) -> None:
+    page.keyboard.type("dwudziesu")
+    expect(page.locator(".numeral-word.not-numeral")).to_have_text("dwudziesu")
+
+
+def make_unit_one_the_root(page: Page) -> None:
+    page.keyboard.press("r")
+    expect(page.locator(".du-row.is-root")).to_have_count(1)  # drawn by the tree partial
+
+
+# Per subtask with partials: keys that make the widget ask for a partial, and what it then shows.
+USES_A_PARTIAL = {
+    "morphosyntax": type_a_correction,
+    "numerals": type_a_misspelt_numeral,
+    "discourse": make_unit_one_the_root,
+}
+
+
+@pytest.mark.parametrize("subtask", PARTIAL_REQUESTS)
+def test_a_widget_uses_its_partials_on_a_training_item(page: Page, login, live_server, subtask):
+    record, _requests = PARTIAL_REQUESTS[subtask]
+    _dataset, annotator, url = training_item_of(subtask, record)
+    partial_replies = []
+    page.on("response", lambda response: "partial=" in response.url and partial_replies.append(response.status))
+    login(page, annotator)
+    page.goto(live_server.url + url)
+    page.wait_for_function("window.Polis !== undefined")
+    USES_A_PARTIAL[subtask](page)
+    assert partial_replies and set(partial_replies) == {200}
+
+
+def test_the_key_overlay_of_a_training_item_lists_only_the_keys_that_work_there(
+    page: Page, login, live_server, dataset, training_pool, annotator
+):
+    assign(dataset, [annotator], 1)
+    login(page, annotator)
+    url = live_server.url + reverse("training_item", args=[dataset.pk, 1])
+    page.goto(url)
+    page.wait_for_function("window.Polis !== undefined")
+    page.keyboard.press("?")
+    keys = page.locator("#keys-list")
+    expect(page.locator("#keys-help")).to_be_visible()
+    for listed in ("Answer and see the gold answer", "Show or hide the guideline", "Show the keys"):
+        expect(keys).to_contain_text(listed)
+    for absent in ("Previous item", "Skip", "Flag a problem", "Save and open the next item"):
+        expect(keys).not_to_contain_text(absent)
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-help")).to_be_hidden()
+    # The keys the overlay leaves out do nothing here.
+    page.keyboard.press("Shift+S")
+    page.keyboard.press("Shift+F")
+    page.keyboard.press("Shift+P")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page).to_have_url(url)

@@ -35,6 +35,7 @@ pytestmark = pytest.mark.django_db
 REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
     "n_items", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
+    "excluded",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
@@ -42,7 +43,7 @@ SOURCE_KEYS = {
 }
 CAMPAIGN_KEYS = {
     "campaign", "campaign_id", "computed_at", "resamples", "seed", "confidence", "gold_synthetic", "columns",
-    "rows", "footnotes", "notes", "datasets",
+    "rows", "footnotes", "notes", "datasets", "exclude_below_control",
 }
 
 
@@ -331,6 +332,11 @@ def test_the_command_prints_and_writes_every_format(wsd_dataset, tmp_path, capsy
     call_command("baseline_report", "wsd-tiny", "--format", "md", "-o", str(tmp_path / "r.md"))
     text = (tmp_path / "r.md").read_text()
     assert "annotator:ann1" in text and "## wsd-tiny: main score per source" in text
+    # The plots are written beside the Markdown, which shows them.
+    pictures = sorted(path.name for path in tmp_path.glob("r.*.svg"))
+    assert "r.scores.svg" in pictures and "r.confusion-annotator-ann1.svg" in pictures
+    assert all(f"]({name})" in text for name in pictures)
+    assert ElementTree.parse(tmp_path / "r.scores.svg").getroot().tag.endswith("svg")
     with pytest.raises(CommandError):
         call_command("baseline_report", "no-such-dataset")
 

@@ -8,7 +8,8 @@ import pytest
 from scipy import stats
 
 from scoring.evaluate import compare_files, score_files
-from scoring.intervals import NO_UNITS, resampled_figures, units
+from scoring.intervals import NO_UNITS, resample_counts, resample_indices, resampled_figures, resampled_totals, units
+from scoring.metrics import count_table
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, read_jsonl, run, write_jsonl
 
@@ -92,8 +93,9 @@ def test_the_identity_resample_gives_metric(key):
     subtask = SUBTASKS[key]
     gold = gold_records(key)
     pred = {record["id"]: record for record in degraded(key, gold)}
-    identity = np.arange(len(gold))[None, :]
-    assert resampled_figures(subtask, gold, pred, identity) == [subtask.metric(gold, pred)]
+    every_line_once = np.ones((1, len(gold)), dtype=np.int32)
+    table = count_table(subtask, units(gold), pred)
+    assert resampled_figures(subtask, table, every_line_once) == [subtask.metric(gold, pred)]
 
 
 @pytest.mark.parametrize("key", SUBTASK_KEYS)
@@ -222,3 +224,13 @@ def test_synthetic_gold_warns_on_stderr(tmp_path):
         json.loads(result.stdout)
     real = write_jsonl(tmp_path / "gold.jsonl", gold_records(key))
     assert run("score", key, "--gold", real, "--pred", real).stderr == ""
+
+
+@pytest.mark.parametrize("largest", [7, 2**23 + 1])  # float32 holds the sums exactly / it could not
+def test_resampled_totals_are_the_exact_sums_of_the_picked_lines(largest):
+    rng = np.random.default_rng(5)
+    table = rng.integers(0, largest + 1, size=(40, 3))
+    table[0, 0] = largest
+    indices = resample_indices(40, 60, 9)
+    expected = [tuple(int(value) for value in table[row].sum(axis=0)) for row in indices]
+    assert resampled_totals(table, resample_counts(40, 60, 9)) == expected

@@ -2,6 +2,8 @@
 but in the organizer's control accuracy."""
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test.utils import CaptureQueriesContext
 from django.db import connection
 from django.urls import reverse
@@ -177,3 +179,53 @@ def test_no_export_source_holds_control_items(controlled, annotator):
     summaries = {summary.source: summary for summary in export_summaries(controlled)}
     assert summaries[f"annotator:{annotator.username}"].n_records == 12
     assert summaries[f"annotator:{annotator.username}"].n_left_out == 0
+
+
+def answer_real_and_control(annotator, dataset, real: str, control: str):
+    """Answer ``real`` on the dataset's own items and ``control`` on its control items."""
+    for position in sorted(queues.queue(annotator, dataset).values_list("position", flat=True)):
+        page = queues.item_page(annotator, dataset.pk, position)
+        letter = control if is_control_position(dataset, annotator.username, position) else real
+        save_answer(page=page, answer={"answer": letter}, submit=True, based_on_version=0)
+
+
+def test_the_report_can_leave_annotators_below_the_control_threshold_out_of_pooled_sources(
+        controlled, annotator, organizer, client, tmp_path, capsys):
+    controlled.threshold = 0.8
+    controlled.save()
+    careless, careful = annotator, [make_user("annotator") for _ in range(2)]
+    assign(controlled, [careless, *careful], 3)
+    answer_real_and_control(careless, controlled, "B", "A")  # control gold is C: below the threshold
+    for user in careful:
+        answer_real_and_control(user, controlled, "A", "C")  # the dataset's gold is A
+    everyone = {row["source"]: row for row in dataset_report(controlled, resamples=10)["sources"]}
+    report = dataset_report(controlled, resamples=10, exclude_below_control=True)
+    rows = {row["source"]: row for row in report["sources"]}
+    assert report["excluded"]["annotators"] == [careless.username] and "control threshold" in report["excluded"]["note"]
+    # Every item is a disagreement (B against A, A) until the careless annotator is left out.
+    assert not everyone["adjudicated"]["available"]
+    assert rows["adjudicated"]["available"] and rows["adjudicated"]["n_missing"] == 0
+    assert rows["adjudicated"]["secondary"]["accuracy"] == 1.0  # (macro-F1 over A-D is 0.25 with only A in gold)
+    assert rows["majority"]["secondary"]["accuracy"] == everyone["majority"]["secondary"]["accuracy"] == 1.0
+    # The careless annotator's own row stays.
+    assert rows[f"annotator:{careless.username}"]["secondary"]["accuracy"] == 0.0
+    assert dataset_report(controlled, resamples=10)["excluded"] is None
+    # The same files from the export command and API, which name who was left out.
+    out = tmp_path / "adjudicated.jsonl"
+    call_command("export_submission", controlled.name, "--source", "adjudicated", "--exclude-below-control", "-o", str(out))
+    assert out.read_bytes() == build_export(controlled, "adjudicated", excluded=[careless.username]).data
+    assert out.read_bytes().count(b"\n") == 12
+    assert f"below the control threshold: {careless.username}" in capsys.readouterr().err
+    with pytest.raises(CommandError, match="nothing written"):
+        call_command("export_submission", controlled.name, "--source", f"annotator:{careless.username}",
+                     "--exclude-below-control", "-o", str(out))
+    assert "only majority and adjudicated can leave annotators out" in capsys.readouterr().err
+    client.force_login(organizer)
+    api = client.get(reverse("api_dataset_export", args=[controlled.pk]),
+                     {"source": "adjudicated", "exclude_below_control": "1"})
+    assert b"".join(api.streaming_content) == out.read_bytes()
+    page = client.get(reverse("organizer_report", args=[controlled.pk]), {"exclude_below_control": "1"}).content.decode()
+    excluded = page[page.index('id="excluded"'):]
+    assert careless.username in excluded[:500] and "exclude_below_control=1" in page
+    markdown = client.get(reverse("organizer_report", args=[controlled.pk]), {"exclude_below_control": "1", "format": "md"})
+    assert "control threshold" in markdown.content.decode() and careless.username in markdown.content.decode()

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, campaign_named, dataset_named
@@ -21,14 +23,22 @@ class Command(DataCommand):
         target.add_argument("--campaign", type=campaign_named, help="campaign name: the campaign table")
         parser.add_argument("--format", choices=FORMATS, default="json")
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the resamples (default 0)")
+        parser.add_argument("--exclude-below-control", action="store_true",
+                            help="leave the annotators below the control threshold out of majority and adjudicated")
         parser.add_argument("-o", "--output", help="file to write (written whole, then renamed into place)")
 
-    def run(self, *, dataset, campaign, format, seed, output, **options):
+    def run(self, *, dataset, campaign, format, seed, output, exclude_below_control, **options):
         if campaign is not None:
-            text = campaign_file(campaign_report(campaign, seed=seed), format)
+            text = campaign_file(campaign_report(campaign, seed=seed, exclude_below_control=exclude_below_control), format)
         else:
-            report = dataset_report(dataset, seed=seed)
-            text = report_file(report, report_plots(report) if format != "json" else [], format)
+            report = dataset_report(dataset, seed=seed, exclude_below_control=exclude_below_control)
+            plots = report_plots(report) if format != "json" else []
+            # Written beside the report, the plots are pictures in its Markdown.
+            plot_files = {plot.key: plot_filename(output, plot.key) for plot in plots} if output and format == "md" else {}
+            for plot in plots:
+                if plot.key in plot_files:
+                    self.write_file(Path(output).parent / plot_files[plot.key], plot.svg)
+            text = report_file(report, plots, format, plot_files)
             if report["gold_synthetic"]:
                 self.stderr.write(f"warning: the gold of {dataset.name} is synthetic: not a human baseline")
         if not text.endswith("\n"):
@@ -36,7 +46,15 @@ class Command(DataCommand):
         if output is None:
             self.stdout.write(text, ending="")
             return
+        self.write_file(Path(output), text)
+
+    def write_file(self, path: Path, text: str) -> None:
         try:
-            write_atomically(output, text.encode("utf-8"))
+            write_atomically(path, text.encode("utf-8"))
         except OSError as error:
-            raise CommandError(f"cannot write {output}: {error.strerror}") from None
+            raise CommandError(f"cannot write {path}: {error.strerror}") from None
+
+
+def plot_filename(output: str, key: str) -> str:
+    """``report.md`` and plot ``scores`` -> ``report.scores.svg`` (a key's ``:`` as ``-``)."""
+    return f"{Path(output).stem}.{key.replace(':', '-')}.svg"

@@ -1,6 +1,7 @@
 from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, dataset_named
+from annotation.selectors.training import below_control_threshold
 from annotation.services.exporting import FILLS, FORMATS, build_export, write_export
 
 
@@ -22,14 +23,20 @@ class Command(DataCommand):
         parser.add_argument("--source", required=True, help="annotator:NAME, majority, adjudicated or all")
         parser.add_argument("--fill", choices=FILLS, help="majority only: fill the items without a majority")
         parser.add_argument("--format", choices=FORMATS, default="jsonl", help="csv only for --source all")
+        parser.add_argument("--exclude-below-control", action="store_true",
+                            help="majority and adjudicated only: without the answers of the annotators below the "
+                            "control threshold (the report's option; they are named on stderr)")
         parser.add_argument("-o", "--output", required=True, help="file to write")
 
-    def run(self, *, dataset, source, format, fill, output, **options):
-        export = build_export(dataset, source, format, fill)
+    def run(self, *, dataset, source, format, fill, output, exclude_below_control, **options):
+        excluded = below_control_threshold(dataset) if exclude_below_control else []
+        export = build_export(dataset, source, format, fill, excluded=excluded)
         try:
             write_export(export, output)
         except OSError as error:
             raise CommandError(f"cannot write {output}: {error.strerror}") from None
+        if exclude_below_control:
+            self.stderr.write(f"left out, below the control threshold: {', '.join(excluded) or 'nobody'}")
         for external_id, reason in export.left_out:
             self.stderr.write(f"left out: {external_id}: {reason}")
         for external_id, reason in export.filled:
