@@ -396,6 +396,13 @@ def main() -> None:
     with gunicorn(args.workers) as base_url:
         page_and_api(base_url, dataset.pk, page_user=annotators[0], api_user=annotators[-2], items=args.single_items)
 
+        # The statistics of the tables the single clients filled, as autovacuum would make
+        # them sooner or later: without them the 8 clients' progress counts were planned on an
+        # empty answer table, and PostgreSQL's CPU varied from run to run with when autovacuum came.
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
         crowd = run_load(
             base_url, dataset.pk, annotators[1 : 1 + args.clients], seconds=args.seconds, warmup_items=2, cpu_snapshots=True
         )
