@@ -65,7 +65,8 @@ def project_sources() -> list[Path]:
 
 def project_classes() -> list[type]:
     classes = []
-    for package in (annotation, polis_site):
+    # polis_site first: its urls module registers the path converters the app's URL modules use.
+    for package in (polis_site, annotation):
         for module_info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             if module_info.name in ("polis_site.wsgi", "polis_site.asgi"):
                 continue  # they set up Django again; they define no classes
