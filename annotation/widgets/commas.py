@@ -37,6 +37,7 @@ class Piece:
     # punctuation ("kobieta [3]." reads "kobieta.").
     preview_gap: str = ""
 
+
 def marker_keys(marker: int, marker_count: int) -> str:
     """The digits that toggle `marker` on a sentence of `marker_count` markers ("" if none)."""
     if marker_count <= ONE_DIGIT_MARKERS:
