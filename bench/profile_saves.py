@@ -2,16 +2,19 @@
 POST /api/annotations/ with a token, for each of the six subtasks.
 
 No HTTP server: each request is a WSGI environ handed to Django's WSGI handler, as gunicorn
-hands it over, with the session cookie and CSRF token of a logged-in annotator (and CSRF
-checked). CPU time (time.process_time) of this process per request, so that other work on
-the machine skews the figure little; the database's own CPU is not counted.
+hands it over, with the session cookie and CSRF token of a logged-in annotator (CSRF checked).
+Reported per flow and subtask: the CPU time (time.process_time) of this process per request,
+mean and median, so that other work on the machine skews the figure little, and apart from it
+the CPU time of this process's PostgreSQL backend per save (<flow>_<subtask>_database_ms, from
+/proc: PostgreSQL on this machine; each run's setup of its annotator is counted in it).
+--gunicorn sends the same requests to gunicorn (deploy/gunicorn.conf.py, one worker) and
+counts its worker's CPU instead (in ticks of 10 ms: use a few hundred saves).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/polis_profile SECRET_KEY=... \
-        python bench/profile_saves.py --setup          # make the campaign once (drops the database)
-    python bench/profile_saves.py [--saves 60] [--profile page|api] [--subtasks commas,...]
-
-Also the CPU time of this process's PostgreSQL backend per save (<flow>_<subtask>_database_ms,
-from /proc: PostgreSQL on this machine; the setup of each run's annotator is counted in it).
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/polis_profile SECRET_KEY=...
+    python manage.py collectstatic --noinput     # DEBUG is off: the pages name collected files
+    python bench/profile_saves.py --setup        # the campaign's datasets, once (drops the database)
+    python bench/profile_saves.py [--saves 60] [--subtasks commas,...] [--flows page,api]
+                                  [--profile page|api [--sort tottime] [--callees PATTERN]] [--gunicorn]
 
 --setup imports the six subtasks (bench/bench_campaign.py's sample items) into the database
 named by DATABASE_URL, which must be polis_profile or end with _profile. Every later run
@@ -134,7 +137,7 @@ def setup() -> None:
 
     url = os.environ["DATABASE_URL"]
     name = urlsplit(url).path.lstrip("/")
-    if not (name == "polis_profile" or name.endswith("_profile") or name.startswith("polis_fastsave")):
+    if not (name == "polis_profile" or name.endswith("_profile")):
         sys.exit(f"refusing to drop database {name!r}")
     server.recreate_database(url, own_name=name)
     server.manage("migrate", "--noinput", "-v", "0")
