@@ -196,15 +196,10 @@ def clock(handler) -> float:
     return handler.cpu() if isinstance(handler, Gunicorn) else time.process_time()
 
 
-def field(page: str, name: str) -> str:
-    import re
-
-    found = re.search(rf'name="{name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="{name}"', page)
-    return found.group(1) if found.group(1) is not None else found.group(2)
-
-
 def page_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
     """CPU seconds of each save & next through the item page (htmx), the next item included."""
+    from load import field  # the form fields of the page, as the load generator reads them
+
     _, session_key, _, answers = annotator_with_queue(dataset, saves + 1, f"page-{dataset.subtask}")
     cookie = f"sessionid={session_key}"
     first = Response(handler, environ("GET", f"/annotate/{dataset.pk}/", headers={"Cookie": cookie}))
