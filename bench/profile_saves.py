@@ -55,7 +55,7 @@ def environ(method: str, path: str, body: bytes = b"", headers: dict | None = No
 
 
 class Response:
-    """A request handed to Django's WSGI handler in this process."""
+    """One request and its response: handed to Django's WSGI handler in this process, or sent to gunicorn."""
 
     def __init__(self, handler, env):
         self.headers = {}
