@@ -274,7 +274,9 @@ def nginx(upstreams: list[int], static: Path, max_body_mb: int) -> Iterator[str]
     (folder / "nginx.conf").write_text(
         f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
         + ("user root;\n" if os.geteuid() == 0 else "")
-        + "events { worker_connections 256; }\n"
+        # Each client holds a connection and its request another to an instance: 400 simulated
+        # annotators need more than 800 (256 reset them).
+        + "events { worker_connections 4096; }\n"
         f"http {{\n    include /etc/nginx/mime.types;\n    access_log {folder}/access.log;\n{temp_paths}"
         f"    include {folder}/polis.conf;\n}}\n"
     )
