@@ -2,18 +2,21 @@
 
 Every save and every page reads the user and writes an answer: a few rows each, for which
 the ORM took longer to build its query (or a raw query set to map its columns) than the
-database took to answer. These helpers do what the ORM does for such rows, with the SQL and
-the column conversions worked out once per process: a model's columns in its field order,
-the backend's conversions of what the database returns (JSON text, SQLite's dates and
-booleans), and of what is sent to it (``Field.get_db_prep_save``).
+database took to answer. These helpers do what the ORM does for such rows, with the SQL
+worked out once per process: a model's columns in its field order, the conversion of what
+the database returns (``loaded_value``: JSON text, SQLite's naive UTC dates) and of what is
+sent to it (``Field.get_db_prep_save``).
 """
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from datetime import datetime
+from datetime import timezone as dt_timezone
+from functools import cache
 
+from django.conf import settings
 from django.db import connection
-from django.db.models import Model
-from django.db.models.expressions import Col
+from django.db.models import Field, Model
+from django.utils import timezone
 
 
 def quoted(model: type[Model]) -> str:
@@ -31,33 +34,23 @@ def column_count(model: type[Model]) -> int:
     return len(model._meta.concrete_fields)
 
 
-# Per connection's operations object: each thread has a connection of its own, and the
-# backend's converters are its methods.
-@lru_cache(maxsize=32)
-def _converters(model: type[Model], operations) -> tuple[tuple[int, Col, tuple], ...]:
-    """(index, column, converters) of the model's columns that need converting, as the ORM
-    finds them for a query of the model."""
-    found = []
-    for index, field in enumerate(model._meta.concrete_fields):
-        column = field.get_col(model._meta.db_table)
-        converters = (*operations.get_db_converters(column), *column.get_db_converters(operations.connection))
-        if converters:
-            found.append((index, column, converters))
-    return tuple(found)
-
-
-@cache
-def _attnames(model: type[Model]) -> tuple[str, ...]:
-    return tuple(field.attname for field in model._meta.concrete_fields)
+def loaded_value(field: Field, value):
+    """A column's value as the ORM loads it, through documented hooks only: the field's
+    ``from_db_value`` (JSON arrives as text) and an aware datetime where the backend hands a
+    naive one over (SQLite stores UTC)."""
+    if hasattr(field, "from_db_value"):
+        value = field.from_db_value(value, None, connection)
+    if isinstance(value, datetime) and settings.USE_TZ and timezone.is_naive(value):
+        value = timezone.make_aware(value, dt_timezone.utc)
+    return value
 
 
 def instance(model: type[Model], values: Sequence) -> Model:
     """The model instance of a row of ``columns(model, ...)`` (as loaded by the ORM)."""
-    values = list(values)
-    for index, column, converters in _converters(model, connection.ops):
-        for converter in converters:
-            values[index] = converter(values[index], column, connection)
-    return model.from_db(connection.alias, _attnames(model), values)
+    fields = model._meta.concrete_fields
+    row = model(*(loaded_value(field, value) for field, value in zip(fields, values)))
+    mark_stored(row)
+    return row
 
 
 @cache
@@ -83,9 +76,14 @@ def prepared(row: Model, names: tuple[str, ...]) -> list:
 
 
 def stored(row: Model, pk: int) -> None:
-    """Mark ``row`` as stored with this primary key, as the ORM leaves an instance it saved
-    (see Model.from_db in Django's documentation)."""
+    """Mark ``row`` as stored with this primary key, as the ORM leaves an instance it saved."""
     row.pk = pk
+    mark_stored(row)
+
+
+def mark_stored(row: Model) -> None:
+    """The model state the ORM gives a loaded or saved instance (Django's documentation shows
+    it in its example of Model.from_db): not being added, in this database."""
     row._state.adding = False
     row._state.db = connection.alias
 

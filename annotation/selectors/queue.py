@@ -20,6 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from annotation import sql_rows
 from annotation.models import Annotation, Assignment, Dataset, Item, TrainingRound
 
 
@@ -151,7 +152,7 @@ def next_unanswered_position(annotator: AbstractBaseUser, dataset_id: int, after
 
 def _json(model: type[Model], field: str, value: str | None):
     """A JSON column's value as the ORM reads it (the backends hand JSON over as text)."""
-    return model._meta.get_field(field).from_db_value(value, None, connection)
+    return sql_rows.loaded_value(model._meta.get_field(field), value)
 
 
 def qualified_sql(annotator: str, dataset: str) -> str:
