@@ -297,10 +297,13 @@
   function openDialog(id) {
     const dialog = document.getElementById(id);
     if (!dialog || dialog.open) return;
-    // Closing gives the focus back to where it was (the answer field, say).
+    // Closing gives the focus back to where it was (the answer field, say), and never leaves
+    // it in the closed dialog: a key pressed before the browser moves it away would land in
+    // the hidden comment field instead of opening the dialog again.
     const hadFocus = document.activeElement;
     dialog.addEventListener("close", () => {
       if (hadFocus && hadFocus.isConnected && hadFocus !== document.body) hadFocus.focus();
+      else if (dialog.contains(document.activeElement)) document.activeElement.blur();
     }, { once: true });
     dialog.showModal();
   }

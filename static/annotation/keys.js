@@ -74,10 +74,13 @@ window.PolisKeys = (function () {
       if (event.altKey || event.getModifierState("AltGraph")) return; // AltGr types Polish letters
       if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
       if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
-      const inText = isTextField(event.target);
+      // A field in a dialog just closed keeps the focus until the browser moves it away:
+      // a key pressed meanwhile acts as on the page.
+      const target = event.target.closest && event.target.closest("dialog:not([open])") ? document.body : event.target;
+      const inText = isTextField(target);
       const answerArea = area();
-      if (inText && !(answerArea && answerArea.contains(event.target)) && event.key !== "Escape") return;
-      if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(event.target)) return;
+      if (inText && !(answerArea && answerArea.contains(target)) && event.key !== "Escape") return;
+      if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(target)) return;
       // A spec naming its Shift state wins over one that ignores Shift.
       const candidates = specs().filter((spec) => matches(spec, event) && offered(spec));
       const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];

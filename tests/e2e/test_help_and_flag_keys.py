@@ -55,6 +55,7 @@ def test_flag_dialog_enter_adds_a_line_ctrl_enter_sends_escape_closes(page: Page
     page.keyboard.type("pierwsza")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+    expect(comment).not_to_be_focused()  # the next key acts on the page
     assert not Flag.objects.exists()
 
     page.keyboard.press("Shift+F")
