@@ -113,12 +113,14 @@ def _next_unanswered(annotator: str, dataset: str, after: str, besides: str | No
     forward), then from the start, then at the skipped ones, oldest skip first; never at
     position ``besides``. The arguments are SQL expressions. The three places are scalar
     subqueries of one COALESCE: the database runs a later one only when the earlier ones
-    found nothing, and each stops at the first unanswered assignment in index order."""
+    found nothing, and each stops at the first unanswered assignment in index order.
+    Withdrawn items are left out by a join on the item's key: written as NOT EXISTS, it
+    became an anti-join with a scan of every item of the database (1 ms at 5,000 items)."""
     unanswered = f"""
         SELECT q.position FROM {_table(Assignment)} q
+        JOIN {_table(Item)} w ON w.id = q.item_id AND w.withdrawn_at IS NULL
         WHERE q.annotator_id = {annotator} AND q.dataset_id = {dataset}
           {f"AND q.position <> {besides}" if besides else ""}
-          AND NOT EXISTS (SELECT 1 FROM {_table(Item)} w WHERE w.id = q.item_id AND w.withdrawn_at IS NOT NULL)
           AND NOT EXISTS (
             SELECT 1 FROM {_table(Annotation)} done
             WHERE done.item_id = q.item_id AND done.annotator_id = q.annotator_id AND done.status = %(submitted)s
