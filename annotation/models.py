@@ -94,7 +94,8 @@ class Dataset(models.Model):
 
 
 class Item(models.Model):
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items")
+    # Indexed as the first column of the unique constraints below.
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items", db_index=False)
     external_id = models.CharField(_("id"), max_length=200)
     payload = models.JSONField(_("input record"))
     ordinal = models.PositiveIntegerField(_("position in the input file"))
@@ -140,8 +141,11 @@ class GoldAnswer(models.Model):
 class Assignment(models.Model):
     """One item in one annotator's queue; `position` is the annotator's own order."""
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments")
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
+    # No index of their own for dataset and item: each is the first column of a unique
+    # constraint's index below. With one, PostgreSQL counted an annotator's queue by reading
+    # every assignment of the dataset (its statistics do not know a new annotator).
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments", db_index=False)
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments", db_index=False)
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
     )
@@ -171,7 +175,8 @@ class Annotation(models.Model):
         DRAFT = "draft", _("draft")
         SUBMITTED = "submitted", _("submitted")
 
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="annotations")
+    # Indexed as the first column of the unique constraint below.
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="annotations", db_index=False)
     annotator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations"
     )
@@ -208,7 +213,8 @@ class Annotation(models.Model):
 class AnnotationRevision(models.Model):
     """Append-only history: one row per save of an annotation."""
 
-    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="revisions")
+    # Indexed as the first column of the unique constraint below (one index less to write per save).
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="revisions", db_index=False)
     version = models.PositiveIntegerField()
     answer = models.JSONField()
     status = models.CharField(max_length=10, choices=Annotation.Status.choices)
