@@ -122,3 +122,11 @@ def test_x_forwarded_proto_is_trusted_only_when_a_proxy_is_declared(proxy, expec
     result = run_python(env, "-c", FORWARDED_HTTPS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[1] == expected
+
+
+@pytest.mark.django_db
+def test_the_migrations_describe_the_models():
+    """A model change without its migration would reach production without its schema."""
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
