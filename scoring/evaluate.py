@@ -80,13 +80,16 @@ def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pr
 
 
 def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_answer_faults: int = 0,
-                  only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
+                  only_answered: bool = False, resamples: int = 0, seed: int = 0,
+                  rows_by_id: dict[str, tuple[int, ...]] | None = None) -> dict:
     """What ``score_files`` prints for gold and predictions already read (``read_gold``,
-    ``read_predictions``): one file read once can be scored and compared many times."""
+    ``read_predictions``): one file read once can be scored and compared many times.
+    ``rows_by_id``: the count rows of ``pred`` by gold id (``count_rows_by_id``) when they are
+    counted already, at least those of the lines scored."""
     n_gold_total = len(gold)
     if only_answered:
         gold = [record for record in gold if record["id"] in pred]
-    rows = count_rows(subtask, units(gold), pred)  # counted once, for the figures and their intervals
+    rows = unit_rows(subtask, gold, pred, rows_by_id)  # counted once, for the figures and their intervals
     metrics = {"subtask": subtask.key, **combined(subtask, rows), "n_answer_faults": n_answer_faults}
     if only_answered:
         metrics["n_gold_total"] = n_gold_total
@@ -95,6 +98,15 @@ def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_a
         metrics.update(score_intervals(subtask, rows, resamples, seed))
     return metrics
 
+
+def unit_rows(subtask: Subtask, gold: list[dict], pred: dict[str, dict],
+              rows_by_id: dict[str, tuple[int, ...]] | None) -> list[tuple[int, ...]]:
+    """The count rows of ``pred`` over ``units(gold)`` (the resampling units), taken from
+    ``rows_by_id`` when given, else counted."""
+    scored = units(gold)
+    if rows_by_id is None:
+        return count_rows(subtask, scored, pred)
+    return [rows_by_id[record["id"]] for record in scored]
 
 
 def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
@@ -119,11 +131,14 @@ def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[byte
 
 
 def compare_records(subtask: Subtask, gold: list[dict], pred_a: dict[str, dict], pred_b: dict[str, dict],
-                    only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
-    """What ``compare_files`` prints for gold and predictions already read."""
+                    only_answered: bool = False, resamples: int = 0, seed: int = 0,
+                    rows_by_id: tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]] | None = None) -> dict:
+    """What ``compare_files`` prints for gold and predictions already read; ``rows_by_id``:
+    the count rows of A and of B by gold id (``count_rows_by_id``), when counted already."""
     if only_answered:
         gold = [record for record in gold if record["id"] in pred_a]
-    rows_a, rows_b = count_rows(subtask, units(gold), pred_a), count_rows(subtask, units(gold), pred_b)
+    rows_a_by_id, rows_b_by_id = rows_by_id or (None, None)
+    rows_a, rows_b = unit_rows(subtask, gold, pred_a, rows_a_by_id), unit_rows(subtask, gold, pred_b, rows_b_by_id)
     score_a, score_b = combined(subtask, rows_a)["score"], combined(subtask, rows_b)["score"]
     metrics = {"subtask": subtask.key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b,
                "n_gold": len(gold)}

@@ -28,6 +28,7 @@ from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
 from scoring.intervals import interval_keys
+from scoring.metrics import count_rows_by_id
 from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
 
 RESAMPLES = 1000
@@ -101,22 +102,28 @@ def model_sources(dataset: Dataset) -> list[Exported]:
 
 @dataclass(frozen=True)
 class ReadSource:
-    """A source's file as the scorer reads it (``scoring.evaluate.read_predictions``), read once."""
+    """A source's file as the scorer reads it (``scoring.evaluate.read_predictions``), read once,
+    and the count rows of the gold lines it is scored on, counted once for its score, its
+    interval, its breakdown and every comparison it is in."""
 
     exported: Exported
     pred: dict[str, dict]
     errors: list
     n_faults: int
+    rows_by_id: dict[str, tuple[int, ...]]  # gold id -> count row (``count_rows_by_id``); empty after an error
 
 
-def read_source(subtask: Subtask, gold_ids: set[str], exported: Exported) -> ReadSource:
+def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported: Exported) -> ReadSource:
     """The source as `score` reads its file. An export's own lines are what reading its bytes
     gives (they were checked against the inputs, a stricter check than the scorer's), so they
     are taken as they are when every id has gold; a model's stored file is read."""
     if exported.records is not None and all(record["id"] in gold_ids for record in exported.records):
-        return ReadSource(exported, {record["id"]: record for record in exported.records}, [], 0)
-    pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
-    return ReadSource(exported, pred, errors, len(faults))
+        pred, errors, n_faults = {record["id"]: record for record in exported.records}, [], 0
+    else:
+        pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
+        n_faults = len(faults)
+    scored = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
+    return ReadSource(exported, pred, errors, n_faults, {} if errors else count_rows_by_id(subtask, scored, pred))
 
 
 def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
@@ -128,7 +135,8 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
            "scored_on": "answered items" if exported.only_answered else "all gold items", "available": True}
     if read.errors:  # an export is checked before it is scored: only a stored model file could get here
         return row | {"available": False, "reason": "; ".join(str(error) for error in read.errors)}
-    metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed)
+    metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed,
+                            read.rows_by_id)
     answered = [record for record in gold if record["id"] in pred]
     return row | {
         "score": metrics["score"],
@@ -142,7 +150,7 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
         "metrics": metrics,
         "secondary": {name: value for name, value in metrics.items()
                       if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
-        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred),
+        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred, read.rows_by_id),
     }
 
 
@@ -151,7 +159,8 @@ def compare_source(subtask: Subtask, gold: list[dict], human: ReadSource, model:
     """`compare --pred HUMAN --pred MODEL --ci` (the scorer's ``compare_records``): diff =
     human - model, paired; on the human's answered items when the human covers a subset."""
     only_answered = human.exported.only_answered
-    metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed)
+    metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed,
+                              (human.rows_by_id, model.rows_by_id))
     return {
         "human": human.exported.source, "model": model.exported.source, "only_answered": only_answered,
         "score_human": metrics["score_a"], "score_model": metrics["score_b"], "diff": metrics["diff"],
@@ -208,7 +217,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
             reason = exported.reason if isinstance(exported, Unavailable) else no_score
             rows.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
             continue
-        read = read_source(subtask, gold_ids, exported)
+        read = read_source(subtask, gold, gold_ids, exported)
         rows.append(score_source(subtask, gold, read, resamples, seed))
         if not read.errors:
             (models if exported.kind == "model" else humans).append(read)
