@@ -99,30 +99,33 @@ def interval_keys(subtask: Subtask) -> list[tuple[str, str, str]]:
     ]
 
 
-def score_intervals(subtask: Subtask, rows: list[tuple[int, ...]], n_resamples: int, seed: int) -> dict:
-    """``ci_low``/``ci_high`` of the main score (and ``<figure>_ci_low``/``_ci_high`` of
-    the subtask's ``interval_figures``) over ``n_resamples`` resamples of the gold lines whose
-    count rows (``count_rows`` over ``units(gold)``) are ``rows``."""
-    keys = interval_keys(subtask)
+def resampled_scores(subtask: Subtask, rows: list[tuple[int, ...]], n_resamples: int, seed: int) -> list[dict]:
+    """The subtask's figures over each of ``n_resamples`` resamples (drawn with ``seed``) of the
+    gold lines whose count rows (``count_rows`` over ``units(gold)``) are ``rows``; none when
+    there is no line."""
     if not rows:
-        return null_bounds([key for _, low, high in keys for key in (low, high)])
+        return []
     counts = resample_counts(len(rows), n_resamples, seed)
-    figures = resampled_figures(subtask, as_table(rows, len(subtask.count_names)), counts)
+    return resampled_figures(subtask, as_table(rows, len(subtask.count_names)), counts)
+
+
+def score_intervals(subtask: Subtask, figures: list[dict]) -> dict:
+    """``ci_low``/``ci_high`` of the main score (and ``<figure>_ci_low``/``_ci_high`` of
+    the subtask's ``interval_figures``) over the resamples whose figures (``resampled_scores``)
+    are ``figures``; null bounds when there is no line to resample."""
+    keys = interval_keys(subtask)
+    if not figures:
+        return null_bounds([key for _, low, high in keys for key in (low, high)])
     bounds: dict = {}
     for figure, low, high in keys:
         bounds[low], bounds[high] = percentile_bounds([resample[figure] for resample in figures])
     return bounds
 
 
-def difference_interval(subtask: Subtask, rows_a: list[tuple[int, ...]], rows_b: list[tuple[int, ...]],
-                        n_resamples: int, seed: int) -> dict:
+def difference_interval(scores_a: list[dict], scores_b: list[dict]) -> dict:
     """``diff_ci_low``/``diff_ci_high``: bounds of score A - score B over the same resamples
-    (``rows_a``, ``rows_b``: the count rows of A and B over ``units(gold)``)."""
-    if not rows_a:
+    (``scores_a``, ``scores_b``: the figures of A and B over each, ``resampled_scores``)."""
+    if not scores_a:
         return null_bounds(["diff_ci_low", "diff_ci_high"])
-    counts = resample_counts(len(rows_a), n_resamples, seed)
-    width = len(subtask.count_names)
-    scores_a = resampled_figures(subtask, as_table(rows_a, width), counts)
-    scores_b = resampled_figures(subtask, as_table(rows_b, width), counts)
     low, high = percentile_bounds([a["score"] - b["score"] for a, b in zip(scores_a, scores_b)])
     return {"diff_ci_low": low, "diff_ci_high": high}

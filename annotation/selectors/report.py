@@ -26,9 +26,8 @@ from scoring.jsonl import jsonl_bytes
 from annotation.services.exporting import POOLED, DatasetReads, build_export
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
-from scoring.evaluate import compare_records, read_gold, read_predictions, score_records
+from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, score_records
 from scoring.intervals import interval_keys
-from scoring.metrics import count_rows_by_id
 from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
 
 RESAMPLES = 1000
@@ -103,14 +102,14 @@ def model_sources(dataset: Dataset) -> list[Exported]:
 @dataclass(frozen=True)
 class ReadSource:
     """A source's file as the scorer reads it (``scoring.evaluate.read_predictions``), read once,
-    and the count rows of the gold lines it is scored on, counted once for its score, its
-    interval, its breakdown and every comparison it is in."""
+    and the count rows of the gold lines it is scored on with their resampled figures, counted
+    once for its score, its interval, its breakdown and every comparison it is in."""
 
     exported: Exported
     pred: dict[str, dict]
     errors: list
     n_faults: int
-    rows_by_id: dict[str, tuple[int, ...]]  # gold id -> count row (``count_rows_by_id``); empty after an error
+    counted: Counted  # the gold lines it is scored on (none after an error)
 
 
 def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported: Exported) -> ReadSource:
@@ -123,7 +122,7 @@ def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported
         pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
         n_faults = len(faults)
     scored = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
-    return ReadSource(exported, pred, errors, n_faults, {} if errors else count_rows_by_id(subtask, scored, pred))
+    return ReadSource(exported, pred, errors, n_faults, Counted(subtask, [] if errors else scored, pred))
 
 
 def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
@@ -136,7 +135,7 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
     if read.errors:  # an export is checked before it is scored: only a stored model file could get here
         return row | {"available": False, "reason": "; ".join(str(error) for error in read.errors)}
     metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed,
-                            read.rows_by_id)
+                            read.counted)
     answered = [record for record in gold if record["id"] in pred]
     return row | {
         "score": metrics["score"],
@@ -150,7 +149,7 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
         "metrics": metrics,
         "secondary": {name: value for name, value in metrics.items()
                       if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
-        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred, read.rows_by_id),
+        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred, read.counted.rows_by_id),
     }
 
 
@@ -160,7 +159,7 @@ def compare_source(subtask: Subtask, gold: list[dict], human: ReadSource, model:
     human - model, paired; on the human's answered items when the human covers a subset."""
     only_answered = human.exported.only_answered
     metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed,
-                              (human.rows_by_id, model.rows_by_id))
+                              (human.counted, model.counted))
     return {
         "human": human.exported.source, "model": model.exported.source, "only_answered": only_answered,
         "score_human": metrics["score_a"], "score_model": metrics["score_b"], "diff": metrics["diff"],
