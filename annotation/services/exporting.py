@@ -46,7 +46,7 @@ from annotation.errors import NotExportable, NothingToExport, Refused
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
 from annotation.selectors.adjudication import adjudicated_answers, case_statuses
 from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
-from scoring.agreement import majority_answer
+from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
@@ -284,7 +284,7 @@ def majority_export(reads: DatasetReads, fill: str | None = None, excluded: froz
     fill_from = adjudicated_by_external_id(reads, excluded) if fill else None
     lines, left_out, filled = [], [], []
     for item in table.items:
-        answer, reason = majority_answer(dataset.subtask, table.answers_of(item["id"]), item)
+        answer, reason = normalised_majority_answer(dataset.subtask, table.answers_of(item["id"]), item)
         if answer is None and fill_from is not None and item["id"] in fill_from:
             answer = fill_from[item["id"]]
             filled.append((item["id"], reason))
