@@ -26,8 +26,8 @@ from scoring.jsonl import jsonl_bytes
 from annotation.services.exporting import POOLED, DatasetReads, build_export
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
-from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, score_records
-from scoring.intervals import interval_keys
+from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, resample_together, score_records
+from scoring.intervals import interval_keys, units
 from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
 
 RESAMPLES = 1000
@@ -109,7 +109,8 @@ class ReadSource:
     pred: dict[str, dict]
     errors: list
     n_faults: int
-    counted: Counted  # the gold lines it is scored on (none after an error)
+    lines: list[dict]  # the gold lines it is scored on, in unit order (``units``; none after an error)
+    counted: Counted  # those lines
 
 
 def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported: Exported) -> ReadSource:
@@ -122,7 +123,21 @@ def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported
         pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
         n_faults = len(faults)
     scored = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
-    return ReadSource(exported, pred, errors, n_faults, Counted(subtask, [] if errors else scored, pred))
+    lines = [] if errors else units(scored)
+    return ReadSource(exported, pred, errors, n_faults, lines, Counted(subtask, lines, pred))
+
+
+def resample_sources(humans: list[ReadSource], models: list[ReadSource], resamples: int, seed: int) -> None:
+    """Computes the resampled figures of every interval of the report (each source's on its
+    lines, each model's on the lines of each human source it is compared with) with one product
+    per set of lines (``scoring.evaluate.resample_together``); scoring and comparing then find
+    them kept."""
+    groups: dict[tuple[str, ...], tuple[list[dict], list[Counted]]] = {}  # line ids -> lines, predictions
+    wanted = [(read.lines, [read]) for read in [*humans, *models]] + [(human.lines, models) for human in humans]
+    for lines, sources in wanted:
+        groups.setdefault(tuple(record["id"] for record in lines), (lines, []))[1].extend(read.counted for read in sources)
+    for lines, counted in groups.values():
+        resample_together(list(dict.fromkeys(counted)), lines, resamples, seed)  # each prediction once
 
 
 def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
@@ -210,16 +225,20 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     # The same list as below_control_threshold(dataset), which the export command and API use.
     excluded = frozenset(procedure["below_control_threshold"] if exclude_below_control else ())
     reads = DatasetReads(dataset)
-    rows, humans, models = [], [], []
+    entries: list[dict | ReadSource] = []  # a source's row when it cannot be scored, else the source read
     for exported in [*human_sources(reads, excluded), *model_sources(dataset)]:
         if isinstance(exported, Unavailable) or no_score:
             reason = exported.reason if isinstance(exported, Unavailable) else no_score
-            rows.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
-            continue
-        read = read_source(subtask, gold, gold_ids, exported)
-        rows.append(score_source(subtask, gold, read, resamples, seed))
-        if not read.errors:
-            (models if exported.kind == "model" else humans).append(read)
+            entries.append({"source": exported.source, "kind": exported.kind, "available": False, "reason": reason})
+        else:
+            entries.append(read_source(subtask, gold, gold_ids, exported))
+    scored = [entry for entry in entries if isinstance(entry, ReadSource) and not entry.errors]
+    humans = [read for read in scored if read.exported.kind != "model"]
+    models = [read for read in scored if read.exported.kind == "model"]
+    if resamples:
+        resample_sources(humans, models, resamples, seed)
+    rows = [score_source(subtask, gold, entry, resamples, seed) if isinstance(entry, ReadSource) else entry
+            for entry in entries]
     comparisons = [compare_source(subtask, gold, human, model, resamples, seed) for model in models for human in humans]
     return {
         "dataset": dataset.name,
