@@ -9,7 +9,16 @@ from scipy import stats
 
 from scoring.breakdown import breakdown
 from scoring.evaluate import Counted, compare_files, compare_records, score_files, score_records
-from scoring.intervals import NO_UNITS, resample_counts, resample_indices, resampled_figures, resampled_totals, units
+from scoring.intervals import (
+    NO_UNITS,
+    resample_counts,
+    resample_indices,
+    resampled_figures,
+    resampled_scores,
+    resampled_scores_together,
+    resampled_totals,
+    units,
+)
 from scoring.metrics import count_table
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, read_jsonl, run, write_jsonl
@@ -254,3 +263,14 @@ def test_predictions_counted_once_give_what_counting_each_time_gives(key):
             assert compare_records(subtask, gold, pred_a, pred_b, only_answered, 100, 3, (counted_a, counted_b)) == \
                 compare_records(subtask, gold, pred_a, pred_b, only_answered, 100, 3)
     assert breakdown(key, gold, pred_a, counted_a.rows_by_id) == breakdown(key, gold, pred_a)
+
+
+@pytest.mark.parametrize("largest", [3, 2**22])  # the float32 product, then the int64 one
+def test_resampled_together_are_the_figures_of_each_alone(largest):
+    subtask = SUBTASKS["commas"]
+    generator = np.random.default_rng(4)
+    row_sets = [[tuple(int(value) for value in generator.integers(0, high, size=len(subtask.count_names)))
+                 for _ in range(50)] for high in (2, largest, 5)]
+    together = resampled_scores_together(subtask, row_sets, 30, 9)
+    assert together == [resampled_scores(subtask, rows, 30, 9) for rows in row_sets]
+    assert resampled_scores_together(subtask, [[], []], 30, 9) == [[], []]
