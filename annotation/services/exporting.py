@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 
 from annotation.errors import NotExportable, NothingToExport, Refused
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
-from annotation.selectors.adjudication import adjudicated_answers, case_statuses
+from annotation.selectors.adjudication import adjudicated_source
 from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
 from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
@@ -109,7 +109,8 @@ class DatasetReads:
     def __init__(self, dataset: Dataset, usernames: list[str] | None = None):
         self.dataset = dataset
         self.usernames = usernames
-        self.adjudicated_by_exclusion: dict[frozenset[str], dict[int, dict]] = {}
+        # excluded usernames -> (adjudicated_answers, case_statuses), one read of the cases
+        self.adjudicated_by_exclusion: dict[frozenset[str], tuple[dict[int, dict], dict[int, str]]] = {}
 
     @cached_property
     def inputs(self) -> list[dict]:
@@ -141,9 +142,13 @@ class DatasetReads:
 
     def adjudicated(self, excluded: frozenset[str] = frozenset()) -> dict[int, dict]:
         """``adjudicated_answers`` (item id -> answer) without the answers of ``excluded`` usernames."""
+        return self.adjudicated_with_cases(excluded)[0]
+
+    def adjudicated_with_cases(self, excluded: frozenset[str] = frozenset()) -> tuple[dict[int, dict], dict[int, str]]:
+        """``adjudicated(excluded)`` and the case statuses (``case_statuses``) read with it."""
         if excluded not in self.adjudicated_by_exclusion:
             excluded_ids = User.objects.filter(username__in=excluded).values_list("pk", flat=True)
-            self.adjudicated_by_exclusion[excluded] = adjudicated_answers(self.dataset, list(excluded_ids))
+            self.adjudicated_by_exclusion[excluded] = adjudicated_source(self.dataset, list(excluded_ids))
         return self.adjudicated_by_exclusion[excluded]
 
 
@@ -309,8 +314,7 @@ def adjudicated_export(reads: DatasetReads, excluded: frozenset[str] = frozenset
     ``open`` or ``stale`` (a case to settle), ``no answer``, ``not ready`` (an assigned annotator
     has not submitted), ``withdrawn``. ``excluded``: usernames whose answers do not count."""
     dataset = reads.dataset
-    answers = reads.adjudicated(excluded)
-    statuses = case_statuses(dataset)
+    answers, statuses = reads.adjudicated_with_cases(excluded)
     answered = {external_id for username, ids in reads.answers.submitted.items() if username not in excluded
                 for external_id in ids}
     lines, left_out = [], []
