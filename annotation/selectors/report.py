@@ -23,7 +23,7 @@ from annotation.errors import Refused
 from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.selectors.training import training_procedure
 from scoring.jsonl import jsonl_bytes
-from annotation.services.exporting import POOLED, DatasetReads, build_export
+from annotation.services.exporting import POOLED, DatasetReads, Export, build_export
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, resample_together, score_records
@@ -48,10 +48,15 @@ class Exported:
     kind: str  # annotator | majority | adjudicated | model
     name: str
     filename: str
-    data: bytes
+    file: Export | bytes  # the export (whose bytes are made when first asked for), or a model's stored file
     only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
     left_out: Counter = field(default_factory=Counter)  # items the export leaves out, by reason
     records: list[dict] | None = None  # the lines of ``data`` when the application made them (an export)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self.file.data if isinstance(self.file, Export) else self.file
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -
         except Refused as refused:
             sources.append(Unavailable(source, kind, "; ".join(refused.messages)))
             continue
-        sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export.data,
+        sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export,
                                 only_answered=kind == "annotator", records=export.records,
                                 left_out=Counter(reason for _, reason in export.left_out)))
     return sources

@@ -182,13 +182,20 @@ class Export:
     dataset: Dataset
     source: str
     format: str
-    data: bytes
+    # The file's bytes (``data``); None for a submission, whose bytes are its ``records`` as JSON
+    # Lines, made when first asked for (the report scores an annotator's lines, never their bytes).
+    encoded: bytes | None
     n_records: int
     left_out: list[tuple[str, str]]
     filled: list[tuple[str, str]] = field(default_factory=list)  # majority --fill: (external id, why no majority)
     fill: str = ""  # what filled the items without a majority ("adjudicated"), or ""
     records: list[dict] = field(default_factory=list)  # what ``data`` holds, one a line (submissions)
     excluded: list[str] = field(default_factory=list)  # usernames whose answers a pooled source leaves out
+
+    @cached_property
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self.encoded if self.encoded is not None else jsonl_bytes(self.records)
 
     @property
     def complete(self) -> bool:
@@ -258,8 +265,7 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
         submission = build_submission(dataset, annotator, reads)
         left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
         left_out += [(external_id, WITHDRAWN) for external_id in submission.withdrawn]
-        export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out,
-                        records=submission.lines)
+        export = Export(dataset, source, format, None, len(submission.lines), left_out, records=submission.lines)
     elif kind == "majority":
         export = majority_export(reads, fill, excluded)
     elif kind == "adjudicated":
