@@ -36,6 +36,7 @@ import tempfile
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -46,6 +47,7 @@ from annotation.errors import NotExportable, NothingToExport, Refused
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
 from annotation.selectors.adjudication import adjudicated_source
 from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
+from annotation.selectors.progress import withdrawn_items
 from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
@@ -114,12 +116,21 @@ class DatasetReads:
 
     @cached_property
     def inputs(self) -> list[dict]:
-        """Every item's input record, in input order (withdrawn ones too: any may be named)."""
-        return list(self.dataset.items.order_by("ordinal").values_list("payload", flat=True))
+        """Every item's input record, in input order (withdrawn ones too: any may be named): the
+        counted items' as the answers were read with them, and the withdrawn items'."""
+        by_ordinal = [(item.ordinal, item.payload) for item in self.answers.items]
+        by_ordinal += [(ordinal, payload) for ordinal, _external_id, payload in self.withdrawn_items]
+        return [payload for _ordinal, payload in sorted(by_ordinal, key=itemgetter(0))]
+
+    @cached_property
+    def withdrawn_items(self) -> list[tuple[int, str, dict]]:
+        """(ordinal, external id, input record) of the withdrawn items, in input order."""
+        return list(withdrawn_items(self.dataset).values_list("ordinal", "external_id", "payload"))
 
     @cached_property
     def withdrawn(self) -> list[str]:
-        return withdrawn_ids(self.dataset)
+        """External ids of the withdrawn items, in input order (``withdrawn_ids``)."""
+        return [external_id for _ordinal, external_id, _payload in self.withdrawn_items]
 
     @cached_property
     def answers(self) -> DatasetAnswers:
@@ -154,7 +165,7 @@ class DatasetReads:
 
 def withdrawn_ids(dataset: Dataset) -> list[str]:
     """External ids of the dataset's withdrawn items, in input order: in no export."""
-    return list(dataset.items.filter(withdrawn_at__isnull=False).order_by("ordinal").values_list("external_id", flat=True))
+    return list(withdrawn_items(dataset).values_list("external_id", flat=True))
 
 
 def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
