@@ -172,7 +172,8 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
         "metrics": metrics,
         "secondary": {name: value for name, value in metrics.items()
                       if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
-        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred, read.counted.rows_by_id),
+        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred,
+                               read.counted.rows_by_id),
     }
 
 
