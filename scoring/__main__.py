@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from scoring.agreement import ReadAnswers, agreement_figures, figures_text, majority_answer, read_answers
+from scoring.agreement import ReadAnswers, agreement_figures, figures_text, normalised_majority_answer, read_answers
 from scoring.evaluate import compare_files, score_files
 from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission, submission_line
@@ -134,7 +134,7 @@ def majority(args) -> int:
         return 1
     lines = []
     for item in read.table.items:
-        answer, reason = majority_answer(args.subtask, read.table.answers_of(item["id"]), item)
+        answer, reason = normalised_majority_answer(args.subtask, read.table.answers_of(item["id"]), item)
         if answer is None:
             print(f"{item['id']}: {reason}", file=sys.stderr)
         else:

@@ -102,10 +102,15 @@ def majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | N
     Returns (the majority answer's fields, normalised, None), or (None, reason) with reason
     "no answer", "one answer", "no majority" or "invalid tree".
     """
+    normalise = get_subtask(key).normalise
+    return normalised_majority_answer(key, [normalise(answer) for answer in answers], item)
+
+
+def normalised_majority_answer(key: str, answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    """``majority_answer`` of answers normalised already (an ``AnswerTable``'s)."""
     if not answers:
         return None, "no answer"
     if len(answers) == 1:
         return None, "one answer"
-    subtask = get_subtask(key)
-    return subtask.majority([subtask.normalise(answer) for answer in answers], item)
+    return get_subtask(key).majority(answers, item)
 

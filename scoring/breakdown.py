@@ -4,7 +4,8 @@ Every figure the metric already defines is taken from the subtask's own ``metric
 per-line counts (``scoring.metrics.count_rows``, combined on all lines or on a group of them);
 what no metric counts (a confusion matrix, relation confusions) is tallied here from the
 gold and predicted answers as they are scored. ``breakdown(key, gold, pred)`` returns a dict
-of plain values (JSON-ready).
+of plain values (JSON-ready); ``rows_by_id``, the count rows of ``pred`` by gold id
+(``scoring.metrics.count_rows_by_id``), when they are counted already.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import Counter
 
 from scoring.choice import LABELS
 from scoring.metrics import combined, count_rows, ratio
-from scoring.subtasks import get_subtask
+from scoring.subtasks import Subtask, get_subtask
 
 # Columns of a confusion matrix for answers that are no label: not answered, or not A-D.
 NO_LABEL = "none"
@@ -25,14 +26,14 @@ COMMA_BUCKETS = ("0", "1", "2", "3+")
 TOP_RELATION_PAIRS = 10
 
 
-def _choice(key: str, gold: list[dict], pred: dict[str, dict]) -> dict:
+def _choice(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
     labels = list(LABELS)
     confusion = {label: dict.fromkeys([*labels, NO_LABEL], 0) for label in labels}
     for record in gold:
         answer = pred.get(record["id"], {}).get("answer")
         confusion[record["answer"]][answer if answer in labels else NO_LABEL] += 1
     return {
-        "per_label": get_subtask(key).metric(gold, pred)["per_label"],
+        "per_label": combined(subtask, rows)["per_label"],
         "confusion": {"labels": labels, "columns": [*labels, NO_LABEL], "rows": confusion},
         "note": MACRO_F1_NOTE,
     }
@@ -42,12 +43,11 @@ def _comma_bucket(record: dict) -> str:
     return COMMA_BUCKETS[min(len(record["commas"]), len(COMMA_BUCKETS) - 1)]
 
 
-def _commas(gold: list[dict], pred: dict[str, dict]) -> dict:
-    subtask = get_subtask("commas")
-    rows = count_rows(subtask, gold, pred)  # counted once for every group
+def _commas(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    buckets = [_comma_bucket(record) for record in gold]
     by_bucket = []
     for bucket in COMMA_BUCKETS:
-        group = [row for record, row in zip(gold, rows) if _comma_bucket(record) == bucket]
+        group = [row for row_bucket, row in zip(buckets, rows) if row_bucket == bucket]
         by_bucket.append({
             "gold_commas": bucket,
             "n_items": len(group),
@@ -61,10 +61,8 @@ def _commas(gold: list[dict], pred: dict[str, dict]) -> dict:
     }
 
 
-def _morphosyntax(gold: list[dict], pred: dict[str, dict]) -> dict:
-    subtask = get_subtask("morphosyntax")
+def _morphosyntax(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
     column = {name: index for index, name in enumerate(subtask.count_names)}
-    rows = count_rows(subtask, gold, pred)
     # "true_positives": gold and prediction both NIEPOPRAWNE; "full": the correction is accepted too.
     both_incorrect = sum(row[column["true_positives"]] for row in rows)
     corrected = sum(row[column["full"]] for row in rows if row[column["true_positives"]])
@@ -75,8 +73,8 @@ def _morphosyntax(gold: list[dict], pred: dict[str, dict]) -> dict:
     }
 
 
-def _discourse(gold: list[dict], pred: dict[str, dict]) -> dict:
-    figures = get_subtask("discourse").metric(gold, pred)
+def _discourse(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    figures = combined(subtask, rows)
     pairs: Counter[tuple[str, str]] = Counter()
     for record in gold:
         units = pred.get(record["id"], {}).get("discourse_units")
@@ -97,13 +95,22 @@ def _discourse(gold: list[dict], pred: dict[str, dict]) -> dict:
     }
 
 
-def _numerals(gold: list[dict], pred: dict[str, dict]) -> dict:
-    return {"exact_match": get_subtask("numerals").metric(gold, pred)["exact_match"]}
+def _numerals(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    return {"exact_match": combined(subtask, rows)["exact_match"]}
 
 
-def breakdown(key: str, gold: list[dict], pred: dict[str, dict]) -> dict:
-    """The per-subtask figures of a report for ``gold`` (the scored gold records) and ``pred``."""
-    if key in ("wsd", "coreference"):
-        return _choice(key, gold, pred)
-    return {"commas": _commas, "morphosyntax": _morphosyntax, "discourse": _discourse,
-            "numerals": _numerals}[key](gold, pred)
+PARTS = {"wsd": _choice, "coreference": _choice, "commas": _commas, "morphosyntax": _morphosyntax,
+         "discourse": _discourse, "numerals": _numerals}
+
+
+def breakdown(key: str, gold: list[dict], pred: dict[str, dict],
+              rows_by_id: dict[str, tuple[int, ...]] | None = None) -> dict:
+    """The per-subtask figures of a report for ``gold`` (the scored gold records) and ``pred``;
+    every figure of the metric from the count rows of ``gold``'s lines (``rows_by_id``, or
+    counted here once for every figure and group)."""
+    subtask = get_subtask(key)
+    if rows_by_id is None:
+        rows = count_rows(subtask, gold, pred)
+    else:
+        rows = [rows_by_id[record["id"]] for record in gold]
+    return PARTS[key](subtask, gold, pred, rows)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.intervals import difference_interval, score_intervals, units
+from scoring.intervals import difference_interval, resampled_scores_together, score_intervals, units
 from scoring.jsonl import read_jsonl
-from scoring.metrics import combined, count_rows
+from scoring.metrics import combined, count_rows_by_id
 from scoring.problems import Problem
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
@@ -79,22 +79,64 @@ def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pr
                   sorted_by_line(faults))
 
 
+class Counted:
+    """A prediction's count rows by gold id (``count_rows_by_id``), counted once, and its figures
+    and their resampled figures over each set of gold lines asked for, computed once: a report
+    scores a source with its interval and compares it with others on the same lines."""
+
+    def __init__(self, subtask: Subtask, gold: list[dict], pred: dict[str, dict]):
+        self.subtask = subtask
+        self.rows_by_id = count_rows_by_id(subtask, gold, pred)  # the lines of ``gold`` only
+        self.figures_of: dict[tuple[str, ...], dict] = {}  # line ids -> figures
+        self.resampled: dict[tuple, list[dict]] = {}  # (line ids, resamples, seed) -> figures of each resample
+
+    def rows(self, lines: list[dict]) -> list[tuple[int, ...]]:
+        """The count rows of ``lines`` (gold records), in their order."""
+        return [self.rows_by_id[record["id"]] for record in lines]
+
+    def figures(self, lines: list[dict]) -> dict:
+        """The metric's figures on ``lines`` (``combined``; do not change them)."""
+        key = tuple(record["id"] for record in lines)
+        if key not in self.figures_of:
+            self.figures_of[key] = combined(self.subtask, self.rows(lines))
+        return self.figures_of[key]
+
+    def resampled_scores(self, lines: list[dict], n_resamples: int, seed: int) -> list[dict]:
+        """``scoring.intervals.resampled_scores`` of ``lines`` (gold records in unit order)."""
+        resample_together([self], lines, n_resamples, seed)
+        return self.resampled[(tuple(record["id"] for record in lines), n_resamples, seed)]
+
+
+def resample_together(predictions: list[Counted], lines: list[dict], n_resamples: int, seed: int) -> None:
+    """Computes the resampled figures of ``predictions`` (of one subtask) over ``lines`` (gold
+    records in unit order) that are not kept yet, all from one product
+    (``resampled_scores_together``), and keeps them."""
+    key = (tuple(record["id"] for record in lines), n_resamples, seed)
+    missing = [counted for counted in predictions if key not in counted.resampled]
+    if missing:
+        row_sets = [counted.rows(lines) for counted in missing]
+        for counted, figures in zip(missing, resampled_scores_together(missing[0].subtask, row_sets, n_resamples, seed)):
+            counted.resampled[key] = figures
+
+
 def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_answer_faults: int = 0,
-                  only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
+                  only_answered: bool = False, resamples: int = 0, seed: int = 0,
+                  counted: Counted | None = None) -> dict:
     """What ``score_files`` prints for gold and predictions already read (``read_gold``,
-    ``read_predictions``): one file read once can be scored and compared many times."""
+    ``read_predictions``): one file read once can be scored and compared many times.
+    ``counted``: ``pred`` counted already (on at least the lines scored)."""
     n_gold_total = len(gold)
     if only_answered:
         gold = [record for record in gold if record["id"] in pred]
-    rows = count_rows(subtask, units(gold), pred)  # counted once, for the figures and their intervals
-    metrics = {"subtask": subtask.key, **combined(subtask, rows), "n_answer_faults": n_answer_faults}
+    lines = units(gold)
+    counted = counted or Counted(subtask, lines, pred)  # counted once, for the figures and their intervals
+    metrics = {"subtask": subtask.key, **counted.figures(lines), "n_answer_faults": n_answer_faults}
     if only_answered:
         metrics["n_gold_total"] = n_gold_total
         metrics["coverage"] = len(gold) / n_gold_total if n_gold_total else 0.0
     if resamples:
-        metrics.update(score_intervals(subtask, rows, resamples, seed))
+        metrics.update(score_intervals(subtask, counted.resampled_scores(lines, resamples, seed)))
     return metrics
-
 
 
 def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
@@ -119,14 +161,18 @@ def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[byte
 
 
 def compare_records(subtask: Subtask, gold: list[dict], pred_a: dict[str, dict], pred_b: dict[str, dict],
-                    only_answered: bool = False, resamples: int = 0, seed: int = 0) -> dict:
-    """What ``compare_files`` prints for gold and predictions already read."""
+                    only_answered: bool = False, resamples: int = 0, seed: int = 0,
+                    counted: tuple[Counted, Counted] | None = None) -> dict:
+    """What ``compare_files`` prints for gold and predictions already read; ``counted``: A and
+    B counted already (on at least the lines compared)."""
     if only_answered:
         gold = [record for record in gold if record["id"] in pred_a]
-    rows_a, rows_b = count_rows(subtask, units(gold), pred_a), count_rows(subtask, units(gold), pred_b)
-    score_a, score_b = combined(subtask, rows_a)["score"], combined(subtask, rows_b)["score"]
+    lines = units(gold)
+    counted_a, counted_b = counted or (Counted(subtask, lines, pred_a), Counted(subtask, lines, pred_b))
+    score_a, score_b = counted_a.figures(lines)["score"], counted_b.figures(lines)["score"]
     metrics = {"subtask": subtask.key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b,
                "n_gold": len(gold)}
     if resamples:
-        metrics.update(difference_interval(subtask, rows_a, rows_b, resamples, seed))
+        metrics.update(difference_interval(counted_a.resampled_scores(lines, resamples, seed),
+                                           counted_b.resampled_scores(lines, resamples, seed)))
     return metrics

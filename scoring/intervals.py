@@ -99,30 +99,47 @@ def interval_keys(subtask: Subtask) -> list[tuple[str, str, str]]:
     ]
 
 
-def score_intervals(subtask: Subtask, rows: list[tuple[int, ...]], n_resamples: int, seed: int) -> dict:
+def resampled_scores(subtask: Subtask, rows: list[tuple[int, ...]], n_resamples: int, seed: int) -> list[dict]:
+    """The subtask's figures over each of ``n_resamples`` resamples (drawn with ``seed``) of the
+    gold lines whose count rows (``count_rows`` over ``units(gold)``) are ``rows``; none when
+    there is no line."""
+    return resampled_scores_together(subtask, [rows], n_resamples, seed)[0]
+
+
+def resampled_scores_together(subtask: Subtask, row_sets: list[list[tuple[int, ...]]], n_resamples: int,
+                              seed: int) -> list[list[dict]]:
+    """``resampled_scores`` of several predictions over the same gold lines (``row_sets``: the
+    count rows of each, all of one length), from one product of the resample matrix with their
+    tables side by side: the sums are the same exact integers, and a product is a numpy (BLAS)
+    call whose idle threads then spin, one call instead of one per prediction."""
+    import numpy as np
+
+    n_units, width = len(row_sets[0]), len(subtask.count_names)
+    if not n_units:
+        return [[] for _ in row_sets]
+    counts = resample_counts(n_units, n_resamples, seed)
+    totals = resampled_totals(np.hstack([as_table(rows, width) for rows in row_sets]), counts)
+    return [[subtask.combine(sums[start:start + width], n_units) for sums in totals]
+            for start in range(0, width * len(row_sets), width)]
+
+
+def score_intervals(subtask: Subtask, figures: list[dict]) -> dict:
     """``ci_low``/``ci_high`` of the main score (and ``<figure>_ci_low``/``_ci_high`` of
-    the subtask's ``interval_figures``) over ``n_resamples`` resamples of the gold lines whose
-    count rows (``count_rows`` over ``units(gold)``) are ``rows``."""
+    the subtask's ``interval_figures``) over the resamples whose figures (``resampled_scores``)
+    are ``figures``; null bounds when there is no line to resample."""
     keys = interval_keys(subtask)
-    if not rows:
+    if not figures:
         return null_bounds([key for _, low, high in keys for key in (low, high)])
-    counts = resample_counts(len(rows), n_resamples, seed)
-    figures = resampled_figures(subtask, as_table(rows, len(subtask.count_names)), counts)
     bounds: dict = {}
     for figure, low, high in keys:
         bounds[low], bounds[high] = percentile_bounds([resample[figure] for resample in figures])
     return bounds
 
 
-def difference_interval(subtask: Subtask, rows_a: list[tuple[int, ...]], rows_b: list[tuple[int, ...]],
-                        n_resamples: int, seed: int) -> dict:
+def difference_interval(scores_a: list[dict], scores_b: list[dict]) -> dict:
     """``diff_ci_low``/``diff_ci_high``: bounds of score A - score B over the same resamples
-    (``rows_a``, ``rows_b``: the count rows of A and B over ``units(gold)``)."""
-    if not rows_a:
+    (``scores_a``, ``scores_b``: the figures of A and B over each, ``resampled_scores``)."""
+    if not scores_a:
         return null_bounds(["diff_ci_low", "diff_ci_high"])
-    counts = resample_counts(len(rows_a), n_resamples, seed)
-    width = len(subtask.count_names)
-    scores_a = resampled_figures(subtask, as_table(rows_a, width), counts)
-    scores_b = resampled_figures(subtask, as_table(rows_b, width), counts)
     low, high = percentile_bounds([a["score"] - b["score"] for a, b in zip(scores_a, scores_b)])
     return {"diff_ci_low": low, "diff_ci_high": high}

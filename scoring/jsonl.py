@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from scoring.problems import Problem
 
 _BOM = b"\xef\xbb\xbf"
+# What json.dumps(record, ensure_ascii=False) uses, made once rather than for every line.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -78,4 +80,5 @@ def json_type_name(value: object) -> str:
 
 def jsonl_bytes(records: list[dict]) -> bytes:
     """JSON Lines in UTF-8, one record a line, Polish letters as they are."""
-    return b"".join(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records)
+    encode = _ENCODER.encode
+    return b"".join([encode(record).encode("utf-8") + b"\n" for record in records])

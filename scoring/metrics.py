@@ -42,6 +42,12 @@ def count_rows(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> lis
     return [subtask.line_counts(record, pred.get(record["id"])) for record in gold]
 
 
+def count_rows_by_id(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> dict[str, tuple[int, ...]]:
+    """The counts of every gold line by its id (ids are unique in a gold file): a prediction
+    counted once can be scored on any part of the gold, in any order."""
+    return {record["id"]: subtask.line_counts(record, pred.get(record["id"])) for record in gold}
+
+
 def count_table(subtask: Subtask, gold: list[dict], pred: dict[str, dict]) -> np.ndarray:
     """``count_rows`` as an integer array (lines x counts), for resampling lines."""
     return as_table(count_rows(subtask, gold, pred), len(subtask.count_names))

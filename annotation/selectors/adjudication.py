@@ -414,6 +414,12 @@ def adjudicated_answers(dataset: Dataset, excluded: Collection[int] = ()) -> dic
     ``excluded`` (user ids): annotators whose answers do not count (the report's option for
     those below the control threshold): the common answer is that of the others, and an open
     disagreement that was theirs alone no longer keeps an item out; decisions stay."""
+    return adjudicated_source(dataset, excluded)[0]
+
+
+def adjudicated_source(dataset: Dataset, excluded: Collection[int] = ()) -> tuple[dict[int, dict], dict[int, str]]:
+    """``adjudicated_answers`` and ``case_statuses`` (which no exclusion changes) of the dataset,
+    with the cases worked out once (the adjudicated export needs both; three queries)."""
     leave_out = f"AND a.annotator_id NOT IN ({', '.join(str(int(pk)) for pk in excluded)})" if excluded else ""
     # Without exclusions every case keeps its item out of the agreed ones; with them, an open
     # case that is no flag is a disagreement, which the others' agreement settles.
@@ -426,16 +432,17 @@ def adjudicated_answers(dataset: Dataset, excluded: Collection[int] = ()) -> dic
         WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' {leave_out}
         GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
     )
-    SELECT c.item_id, NULL FROM cases c WHERE c.status = '{SETTLED}'
+    SELECT c.item_id, NULL, c.status FROM cases c
     UNION ALL
-    SELECT g.item_id, g.annotation_id
+    SELECT g.item_id, g.annotation_id, NULL
     FROM agreed g JOIN {_table(Item)} x ON x.id = g.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
     WHERE {_ready()} AND NOT EXISTS (SELECT 1 FROM cases c WHERE c.item_id = g.item_id {blocking_case})"""
     with connection.cursor() as cursor:
         cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})
         rows = cursor.fetchall()
-    decided = {item_id for item_id, annotation_id in rows if annotation_id is None}
-    taken = {annotation_id: item_id for item_id, annotation_id in rows if annotation_id is not None}
+    statuses = {item_id: status for item_id, _annotation_id, status in rows if status is not None}
+    decided = [item_id for item_id, status in statuses.items() if status == SETTLED]
+    taken = {annotation_id: item_id for item_id, annotation_id, _status in rows if annotation_id is not None}
     answers = dict(Adjudication.objects.filter(item_id__in=decided).values_list("item_id", "answer"))
     answers.update(Annotation.objects.filter(pk__in=taken).values_list("item_id", "answer"))
-    return answers
+    return answers, statuses

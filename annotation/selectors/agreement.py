@@ -24,7 +24,7 @@ from scoring.jsonl import Line
 from scoring.problems import Problem
 from scoring.reliability import AnswerTable
 from scoring.subtasks import get_subtask
-from scoring.subtasks.commas import marker_counts, markers
+from scoring.subtasks.commas import marker_count, marker_counts
 from scoring.validation import submission_line
 
 
@@ -207,7 +207,7 @@ def _numerals_kinds(answers: list[dict], item: dict) -> list[str]:
 
 
 def _commas_kinds(answers: list[dict], item: dict) -> list[str]:
-    counts = marker_counts(answers, len(markers(item["sentence_with_positions"])))
+    counts = marker_counts(answers, marker_count(item["sentence_with_positions"]))
     return [f"[{marker}]" for marker, values in enumerate(counts, start=1) if len(values) > 1]
 
 

@@ -36,6 +36,7 @@ import tempfile
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -44,9 +45,10 @@ from django.utils.translation import gettext as _
 
 from annotation.errors import NotExportable, NothingToExport, Refused
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
-from annotation.selectors.adjudication import adjudicated_answers, case_statuses
+from annotation.selectors.adjudication import adjudicated_source
 from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
-from scoring.agreement import majority_answer
+from annotation.selectors.progress import withdrawn_items
+from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
@@ -109,16 +111,26 @@ class DatasetReads:
     def __init__(self, dataset: Dataset, usernames: list[str] | None = None):
         self.dataset = dataset
         self.usernames = usernames
-        self.adjudicated_by_exclusion: dict[frozenset[str], dict[int, dict]] = {}
+        # excluded usernames -> (adjudicated_answers, case_statuses), one read of the cases
+        self.adjudicated_by_exclusion: dict[frozenset[str], tuple[dict[int, dict], dict[int, str]]] = {}
 
     @cached_property
     def inputs(self) -> list[dict]:
-        """Every item's input record, in input order (withdrawn ones too: any may be named)."""
-        return list(self.dataset.items.order_by("ordinal").values_list("payload", flat=True))
+        """Every item's input record, in input order (withdrawn ones too: any may be named): the
+        counted items' as the answers were read with them, and the withdrawn items'."""
+        by_ordinal = [(item.ordinal, item.payload) for item in self.answers.items]
+        by_ordinal += [(ordinal, payload) for ordinal, _external_id, payload in self.withdrawn_items]
+        return [payload for _ordinal, payload in sorted(by_ordinal, key=itemgetter(0))]
+
+    @cached_property
+    def withdrawn_items(self) -> list[tuple[int, str, dict]]:
+        """(ordinal, external id, input record) of the withdrawn items, in input order."""
+        return list(withdrawn_items(self.dataset).values_list("ordinal", "external_id", "payload"))
 
     @cached_property
     def withdrawn(self) -> list[str]:
-        return withdrawn_ids(self.dataset)
+        """External ids of the withdrawn items, in input order (``withdrawn_ids``)."""
+        return [external_id for _ordinal, external_id, _payload in self.withdrawn_items]
 
     @cached_property
     def answers(self) -> DatasetAnswers:
@@ -141,15 +153,19 @@ class DatasetReads:
 
     def adjudicated(self, excluded: frozenset[str] = frozenset()) -> dict[int, dict]:
         """``adjudicated_answers`` (item id -> answer) without the answers of ``excluded`` usernames."""
+        return self.adjudicated_with_cases(excluded)[0]
+
+    def adjudicated_with_cases(self, excluded: frozenset[str] = frozenset()) -> tuple[dict[int, dict], dict[int, str]]:
+        """``adjudicated(excluded)`` and the case statuses (``case_statuses``) read with it."""
         if excluded not in self.adjudicated_by_exclusion:
             excluded_ids = User.objects.filter(username__in=excluded).values_list("pk", flat=True)
-            self.adjudicated_by_exclusion[excluded] = adjudicated_answers(self.dataset, list(excluded_ids))
+            self.adjudicated_by_exclusion[excluded] = adjudicated_source(self.dataset, list(excluded_ids))
         return self.adjudicated_by_exclusion[excluded]
 
 
 def withdrawn_ids(dataset: Dataset) -> list[str]:
     """External ids of the dataset's withdrawn items, in input order: in no export."""
-    return list(dataset.items.filter(withdrawn_at__isnull=False).order_by("ordinal").values_list("external_id", flat=True))
+    return list(withdrawn_items(dataset).values_list("external_id", flat=True))
 
 
 def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
@@ -177,13 +193,20 @@ class Export:
     dataset: Dataset
     source: str
     format: str
-    data: bytes
+    # The file's bytes (``data``); None for a submission, whose bytes are its ``records`` as JSON
+    # Lines, made when first asked for (the report scores an annotator's lines, never their bytes).
+    encoded: bytes | None
     n_records: int
     left_out: list[tuple[str, str]]
     filled: list[tuple[str, str]] = field(default_factory=list)  # majority --fill: (external id, why no majority)
     fill: str = ""  # what filled the items without a majority ("adjudicated"), or ""
     records: list[dict] = field(default_factory=list)  # what ``data`` holds, one a line (submissions)
     excluded: list[str] = field(default_factory=list)  # usernames whose answers a pooled source leaves out
+
+    @cached_property
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self.encoded if self.encoded is not None else jsonl_bytes(self.records)
 
     @property
     def complete(self) -> bool:
@@ -253,8 +276,7 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
         submission = build_submission(dataset, annotator, reads)
         left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
         left_out += [(external_id, WITHDRAWN) for external_id in submission.withdrawn]
-        export = Export(dataset, source, format, submission.to_bytes(), len(submission.lines), left_out,
-                        records=submission.lines)
+        export = Export(dataset, source, format, None, len(submission.lines), left_out, records=submission.lines)
     elif kind == "majority":
         export = majority_export(reads, fill, excluded)
     elif kind == "adjudicated":
@@ -284,7 +306,7 @@ def majority_export(reads: DatasetReads, fill: str | None = None, excluded: froz
     fill_from = adjudicated_by_external_id(reads, excluded) if fill else None
     lines, left_out, filled = [], [], []
     for item in table.items:
-        answer, reason = majority_answer(dataset.subtask, table.answers_of(item["id"]), item)
+        answer, reason = normalised_majority_answer(dataset.subtask, table.answers_of(item["id"]), item)
         if answer is None and fill_from is not None and item["id"] in fill_from:
             answer = fill_from[item["id"]]
             filled.append((item["id"], reason))
@@ -309,8 +331,7 @@ def adjudicated_export(reads: DatasetReads, excluded: frozenset[str] = frozenset
     ``open`` or ``stale`` (a case to settle), ``no answer``, ``not ready`` (an assigned annotator
     has not submitted), ``withdrawn``. ``excluded``: usernames whose answers do not count."""
     dataset = reads.dataset
-    answers = reads.adjudicated(excluded)
-    statuses = case_statuses(dataset)
+    answers, statuses = reads.adjudicated_with_cases(excluded)
     answered = {external_id for username, ids in reads.answers.submitted.items() if username not in excluded
                 for external_id in ids}
     lines, left_out = [], []

@@ -24,6 +24,11 @@ def markers(sentence: str) -> list[int]:
     return [int(match["label"]) for match in MARKER.finditer(sentence)]
 
 
+def marker_count(sentence: str) -> int:
+    """``len(markers(sentence))``, without making the numbers (a third of the time)."""
+    return len(MARKER.findall(sentence))
+
+
 def check_input(record: dict) -> list[Problem]:
     found = markers(record["sentence_with_positions"])
     field = "sentence_with_positions"
@@ -45,7 +50,7 @@ def check_answer(answer: dict, item: dict | None) -> list[Problem]:
     if both:
         problems.append(Problem("optional", f"positions {both} are also in commas", "in_both"))
     if item is not None:
-        count = len(markers(item["sentence_with_positions"]))
+        count = marker_count(item["sentence_with_positions"])
         for field in ANSWER_FIELDS:
             unknown = [index for index in answer[field] if index > count]
             if unknown:
@@ -131,19 +136,18 @@ def marker_counts(answers: list[dict], n_markers: int) -> list[dict[str, int]]:
             required[marker] += 1
         for marker in answer["optional"]:
             optional[marker] += 1
-    counts = []
-    for marker in range(1, n_markers + 1):
-        given = dict(zip(MARKER_VALUES, (required[marker], optional[marker],
-                                         len(answers) - required[marker] - optional[marker])))
-        counts.append({value: count for value, count in given.items() if count})
-    return counts
+    n_answers = len(answers)
+    return [
+        {value: count for value, count in zip(MARKER_VALUES, (given, maybe, n_answers - given - maybe)) if count}
+        for given, maybe in zip(required[1:], optional[1:])
+    ]
 
 
 def agreement_figures(table: AnswerTable, figures: Figures) -> None:
     marker_units: list[dict[str, int]] = []
     required_sets: list[Counter] = []
     for item, answers in table.answered:
-        marker_units.extend(marker_counts(answers, len(markers(item["sentence_with_positions"]))))
+        marker_units.extend(marker_counts(answers, marker_count(item["sentence_with_positions"])))
         required_sets.append(Counter(frozenset(answer["commas"]) for answer in answers))
     figures.add("marker_alpha", lambda: nominal_alpha(marker_units))
     figures.add("exact_set_agreement", lambda: observed_agreement(required_sets))
@@ -152,7 +156,7 @@ def agreement_figures(table: AnswerTable, figures: Figures) -> None:
 
 def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     winners = []
-    for counts in marker_counts(answers, len(markers(item["sentence_with_positions"]))):
+    for counts in marker_counts(answers, marker_count(item["sentence_with_positions"])):
         value, count = max(counts.items(), key=lambda pair: pair[1])
         if 2 * count <= len(answers):
             return None, "no majority"

@@ -108,3 +108,22 @@ def test_integers_and_booleans_are_judged_as_jsonschema_does():
     full = Draft202012Validator({"type": "integer"})
     for value in (3, 1.0, True, 1.5, "3"):
         assert quick(value) == full.is_valid(value), value
+
+
+def test_unique_items_of_properties_are_checked_without_fastjsonschema_and_leave_no_garbage():
+    import gc
+
+    quick = compile_schema(validator("commas", "output").schema)
+    assert quick({"id": "a", "commas": [1, 3], "optional": [2]})
+    for repeated in ([1, 1], [2, 1, 2]):
+        assert not quick({"id": "a", "commas": repeated, "optional": []})
+        assert not quick({"id": "a", "commas": [], "optional": repeated})
+    assert not quick({"id": "a", "commas": [1, True], "optional": []})  # left to jsonschema
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(100):
+            quick({"id": "a", "commas": [1, 3], "optional": [2]})
+        assert gc.collect() == 0  # no reference cycle made per record checked
+    finally:
+        gc.enable()

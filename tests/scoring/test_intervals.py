@@ -7,8 +7,18 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from scoring.evaluate import compare_files, score_files
-from scoring.intervals import NO_UNITS, resample_counts, resample_indices, resampled_figures, resampled_totals, units
+from scoring.breakdown import breakdown
+from scoring.evaluate import Counted, compare_files, compare_records, score_files, score_records
+from scoring.intervals import (
+    NO_UNITS,
+    resample_counts,
+    resample_indices,
+    resampled_figures,
+    resampled_scores,
+    resampled_scores_together,
+    resampled_totals,
+    units,
+)
 from scoring.metrics import count_table
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, read_jsonl, run, write_jsonl
@@ -234,3 +244,33 @@ def test_resampled_totals_are_the_exact_sums_of_the_picked_lines(largest):
     indices = resample_indices(40, 60, 9)
     expected = [tuple(int(value) for value in table[row].sum(axis=0)) for row in indices]
     assert resampled_totals(table, resample_counts(40, 60, 9)) == expected
+
+
+@pytest.mark.parametrize("key", SUBTASK_KEYS)
+def test_predictions_counted_once_give_what_counting_each_time_gives(key):
+    """A report counts each source's lines once (over all the gold it is scored on, in gold
+    order) and scores, compares and breaks down from those rows and their resampled figures:
+    the figures are those of counting each time."""
+    subtask = SUBTASKS[key]
+    gold = gold_records(key)
+    pred_a = {record["id"]: record for record in degraded(key, gold, drop_every=3)}
+    pred_b = {record["id"]: record for record in degraded(key, gold, drop_every=4)}
+    counted_a, counted_b = Counted(subtask, gold, pred_a), Counted(subtask, gold, pred_b)
+    for only_answered in (False, True):
+        for _ in range(2):  # the second time from the resampled figures kept
+            assert score_records(subtask, gold, pred_a, 0, only_answered, 100, 3, counted_a) == \
+                score_records(subtask, gold, pred_a, 0, only_answered, 100, 3)
+            assert compare_records(subtask, gold, pred_a, pred_b, only_answered, 100, 3, (counted_a, counted_b)) == \
+                compare_records(subtask, gold, pred_a, pred_b, only_answered, 100, 3)
+    assert breakdown(key, gold, pred_a, counted_a.rows_by_id) == breakdown(key, gold, pred_a)
+
+
+@pytest.mark.parametrize("largest", [3, 2**22])  # the float32 product, then the int64 one
+def test_resampled_together_are_the_figures_of_each_alone(largest):
+    subtask = SUBTASKS["commas"]
+    generator = np.random.default_rng(4)
+    row_sets = [[tuple(int(value) for value in generator.integers(0, high, size=len(subtask.count_names)))
+                 for _ in range(50)] for high in (2, largest, 5)]
+    together = resampled_scores_together(subtask, row_sets, 30, 9)
+    assert together == [resampled_scores(subtask, rows, 30, 9) for rows in row_sets]
+    assert resampled_scores_together(subtask, [[], []], 30, 9) == [[], []]
