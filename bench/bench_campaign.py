@@ -10,8 +10,10 @@ do save & next through the item page in queues of every subtask (bench/load.py, 
 of at most 100 annotators: --clients-per-generator), on gunicorn with 2 workers
 and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at each number
 of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
-saturation throughput with no thinking, the servers' memory (PSS), and the export and the
-agreement report of every dataset. Prints one line per figure; writes them to bench/results.json.
+saturation throughput with no thinking, the servers' memory (PSS), and, for every dataset, the
+export of every source (each annotator, majority, adjudicated), the agreement report and the
+baseline report, and the campaign table of all six. Prints one line per figure; writes them to
+bench/results.json.
 """
 
 import argparse
@@ -242,17 +244,39 @@ def load_levels(
 
 
 def exports_and_reports(datasets: list, annotators: list) -> None:
+    """Every source of every dataset exported (each annotator's submission, the majority and
+    the adjudicated answers, checked and encoded), its agreement report, its baseline report
+    (every source scored with its interval, 1,000 resamples) and the campaign table of all six."""
+    from annotation.errors import NothingToExport
     from annotation.selectors.agreement import agreement_report
-    from annotation.services.exporting import build_submission
+    from annotation.selectors.report import campaign_report, dataset_report
+    from annotation.services.exporting import build_export, build_submission
+    from annotation.services.reporting import create_campaign
+
+    def timed(key: str, label: str, work) -> None:
+        started = time.perf_counter()
+        work()
+        report(key, label, time.perf_counter() - started, "s", 2)
 
     for dataset in datasets:
+        subtask = dataset.subtask
         started = time.perf_counter()
         lines = sum(len(build_submission(dataset, annotator).to_bytes()) for annotator in annotators)
-        report(f"export_{dataset.subtask}_s", f"export of {dataset.subtask}: {len(annotators)} submissions ({lines:,} bytes)",
+        report(f"export_{subtask}_s", f"export of {subtask}: {len(annotators)} submissions ({lines:,} bytes)",
                time.perf_counter() - started, "s", 2)
-        started = time.perf_counter()
-        agreement_report(dataset)
-        report(f"report_{dataset.subtask}_s", f"agreement report of {dataset.subtask}", time.perf_counter() - started, "s", 2)
+        for source in ("majority", "adjudicated"):
+            started = time.perf_counter()
+            try:
+                size = f"{len(build_export(dataset, source).data):,} bytes"
+            except NothingToExport:
+                size = "no item settled, nothing to export"
+            report(f"export_{source}_{subtask}_s", f"export of {subtask}, {source} ({size})",
+                   time.perf_counter() - started, "s", 2)
+        timed(f"report_{subtask}_s", f"agreement report of {subtask}", lambda: agreement_report(dataset))
+        timed(f"baseline_report_{subtask}_s", f"baseline report of {subtask} (every source, 1,000 resamples)",
+              lambda: dataset_report(dataset))
+    campaign = create_campaign(name="campaign-benchmark", datasets=datasets)
+    timed("campaign_report_s", "campaign table of the six datasets (1,000 resamples)", lambda: campaign_report(campaign))
 
 
 def main() -> None:
