@@ -9,6 +9,7 @@ from annotation.errors import Refused
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.selectors.agreement import counted_items
 from annotation.services.exporting import FORMATS, DatasetReads, adjudicated_export, majority_export
+from annotation.snapshot import one_snapshot
 from scoring.problems import Problem
 
 
@@ -23,6 +24,7 @@ class SourceSummary:
     complete: bool = True  # nothing left out but withdrawn items
 
 
+@one_snapshot()
 def export_summaries(dataset: Dataset) -> list[SourceSummary]:
     """Every source: each annotator (by username), then majority, majority filled from
     adjudicated, adjudicated, then all."""

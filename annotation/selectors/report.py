@@ -27,6 +27,7 @@ from annotation.models import Annotation, Campaign, Dataset, GoldAnswer, ModelSu
 from annotation.selectors.training import training_procedure
 from scoring.jsonl import jsonl_bytes
 from annotation.services.exporting import POOLED, DatasetReads, Export, build_export
+from annotation.snapshot import one_snapshot
 from scoring.agreement import agreement_figures
 from scoring.breakdown import breakdown
 from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, resample_together, score_records
@@ -240,6 +241,7 @@ def collector_paused() -> Iterator[None]:
 
 
 @collector_paused()
+@one_snapshot()
 def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
                    exclude_below_control: bool = False) -> dict:
     """Everything the report of ``dataset`` says, as plain JSON values. With
@@ -331,6 +333,7 @@ def campaign_cells(report: dict) -> dict[str, dict | None]:
     return cells
 
 
+@one_snapshot()
 def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
                     exclude_below_control: bool = False) -> dict:
     """The campaign table: the six subtasks as rows, the human sources and every model as

@@ -48,6 +48,7 @@ from annotation.models import Adjudication, Annotation, AnnotationRevision, Assi
 from annotation.selectors.adjudication import adjudicated_source
 from annotation.selectors.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
 from annotation.selectors.progress import withdrawn_items
+from annotation.snapshot import one_snapshot
 from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
@@ -84,6 +85,7 @@ class Submission:
         return jsonl_bytes(self.lines)
 
 
+@one_snapshot()
 def build_submission(dataset: Dataset, annotator: User, reads: DatasetReads | None = None) -> Submission:
     """The annotator's submitted answers of the dataset (withdrawn items left out and listed),
     checked; raises NotExportable. ``reads``: what other exports of the dataset read already
@@ -251,6 +253,7 @@ def parse_source(source: str) -> tuple[str, str]:
     return kind, username
 
 
+@one_snapshot()
 def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str | None = None, *,
                  excluded: Collection[str] = (), reads: DatasetReads | None = None) -> Export:
     """The export of ``source`` (see the module), checked; ``fill="adjudicated"`` (majority
