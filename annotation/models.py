@@ -119,6 +119,8 @@ class Item(models.Model):
                 name="item_withdrawn_by_someone",
             ),
         ]
+        # The withdrawn items only (usually none): what the item page counts them from.
+        indexes = [models.Index(fields=["id"], condition=Q(withdrawn_at__isnull=False), name="item_withdrawn")]
 
     def __str__(self) -> str:
         return self.external_id

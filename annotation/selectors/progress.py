@@ -62,16 +62,17 @@ def dataset_overview(pk: int) -> Dataset:
 
 
 def annotator_progress(dataset: Dataset) -> list[AnnotatorProgress]:
-    """Per annotator of the dataset: submitted / assigned and median active time per item."""
+    """Per annotator of the dataset: submitted / assigned and median active time per item,
+    withdrawn items left out (as the annotators' own progress leaves them out)."""
     assigned = (
-        Assignment.objects.filter(dataset=dataset)
+        Assignment.objects.filter(dataset=dataset, item__withdrawn_at__isnull=True)
         .order_by()
         .values("annotator_id", "annotator__username")
         .annotate(n=Count("pk"))
     )
     active_times: dict[int, list[int]] = defaultdict(list)
     for annotator_id, active_ms in Annotation.objects.filter(
-        item__dataset=dataset, status=Annotation.Status.SUBMITTED
+        item__dataset=dataset, item__withdrawn_at__isnull=True, status=Annotation.Status.SUBMITTED
     ).values_list("annotator_id", "active_ms"):
         active_times[annotator_id].append(active_ms)
     rows = [

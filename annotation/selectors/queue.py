@@ -35,6 +35,12 @@ def _assigned(annotator, dataset) -> QuerySet[Assignment]:
     return Assignment.objects.filter(annotator=annotator, dataset=dataset)
 
 
+def _to_answer(annotator, dataset) -> QuerySet[Assignment]:
+    # A withdrawn item needs no answer: it counts neither as assigned nor as submitted, or
+    # an annotator who answered everything else would never be done.
+    return _assigned(annotator, dataset).filter(item__withdrawn_at__isnull=True)
+
+
 def _submitted(annotator, dataset) -> QuerySet[Annotation]:
     # Submitted answers always keep their assignment (release moves only unanswered items),
     # so counting the annotator's submitted answers to items assigned in the dataset counts
@@ -43,12 +49,15 @@ def _submitted(annotator, dataset) -> QuerySet[Annotation]:
         annotator=annotator,
         item__assignments__annotator=annotator,
         item__assignments__dataset=dataset,
+        item__withdrawn_at__isnull=True,
         status=Annotation.Status.SUBMITTED,
     )
 
 
 @dataclass(frozen=True)
 class Progress:
+    """Of an annotator in a dataset, withdrawn items left out."""
+
     submitted: int
     assigned: int
 
@@ -77,7 +86,7 @@ def queue(annotator: AbstractBaseUser | int, dataset: Dataset | int) -> QuerySet
 
 def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
     counts = Dataset.objects.filter(pk=getattr(dataset, "pk", dataset)).values_list(
-        _count(_assigned(annotator, OuterRef("pk"))), _count(_submitted(annotator, OuterRef("pk")))
+        _count(_to_answer(annotator, OuterRef("pk"))), _count(_submitted(annotator, OuterRef("pk")))
     )
     assigned, submitted = counts.get()
     return Progress(submitted=submitted, assigned=assigned)
@@ -88,7 +97,7 @@ def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
     datasets = (
         Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))))
         .annotate(
-            assigned=_count(_assigned(annotator, OuterRef("pk"))),
+            assigned=_count(_to_answer(annotator, OuterRef("pk"))),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
         )
         .order_by("name")
@@ -208,7 +217,8 @@ class ItemPage:
     answer: dict | None  # the stored answer fields; None: nothing stored yet
     answer_version: int  # 0: nothing stored yet
     answer_status: str | None  # an Annotation.Status; None: nothing stored yet
-    progress: Progress  # of the annotator in this dataset
+    progress: Progress  # of the annotator in this dataset, withdrawn items left out
+    order_length: int  # the annotator's assignments in this dataset, withdrawn items included
     previous_position: int | None  # the position before this one in the order; None at the first
     next_position: int | None  # where save & next goes once this item is submitted; None: none left
     qualified: bool  # the annotator passed the dataset's training round (or it has none)
@@ -216,6 +226,19 @@ class ItemPage:
     @property
     def submitted(self) -> bool:
         return self.answer_status == Annotation.Status.SUBMITTED
+
+
+def _withdrawn_count(*, answered: bool) -> str:
+    """SQL for how many of the annotator's assignments in the dataset of assignment ``a`` are
+    withdrawn items (``answered``: and have a submitted answer), counted from the withdrawn
+    items (a partial index holds only them, usually none), so that the cost does not grow with
+    the queue."""
+    answer = f"""JOIN {_table(Annotation)} done
+              ON done.item_id = w.id AND done.annotator_id = gone.annotator_id AND done.status = %(submitted)s""" if answered else ""
+    return f"""(SELECT COUNT(*) FROM {_table(Item)} w
+                JOIN {_table(Assignment)} gone ON gone.item_id = w.id AND gone.annotator_id = a.annotator_id
+                {answer}
+                WHERE w.withdrawn_at IS NOT NULL AND gone.dataset_id = a.dataset_id)"""
 
 
 @cache
@@ -233,6 +256,8 @@ def _item_page_sql(where: str) -> str:
                   AND done.status = %(submitted)s),
                (SELECT COUNT(*) FROM {_table(Assignment)} mine
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id),
+               {_withdrawn_count(answered=False)},
+               {_withdrawn_count(answered=True)},
                (SELECT MAX(mine.position) FROM {_table(Assignment)} mine
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
                   AND mine.position < a.position),
@@ -252,8 +277,8 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
     if row is None:
         return None
     (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, dataset_id, dataset_name,
-     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, previous, next_position,
-     qualified) = row
+     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, withdrawn,
+     withdrawn_submitted, previous, next_position, qualified) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -270,7 +295,8 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         answer=_json(Annotation, "answer", answer),
         answer_version=answer_version,
         answer_status=answer_status,
-        progress=Progress(submitted=submitted, assigned=assigned),
+        progress=Progress(submitted=submitted - withdrawn_submitted, assigned=assigned - withdrawn),
+        order_length=assigned,
         previous_position=previous,
         next_position=next_position,
         qualified=bool(qualified),  # SQLite answers 0/1

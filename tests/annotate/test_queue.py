@@ -6,6 +6,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Annotation
+from annotation.selectors.progress import annotator_progress
+from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import wsd_records
 from tests.item_pages import htmx_post, item_url, next_location
 from tests.factories import assign_in_order, make_dataset, make_user
@@ -158,3 +160,28 @@ def test_only_annotators_open_items(client, wsd_queue):
     assert client.get(item_url(dataset, 1)).status_code == 403
     client.logout()
     assert client.get(item_url(dataset, 1)).status_code == 302  # to the login page
+
+
+def test_a_withdrawn_item_counts_neither_as_assigned_nor_as_submitted(logged_in, wsd_queue):
+    """Otherwise an annotator who answered every other item is never done: the end page
+    would send them to "continue", which finds nothing and sends them back."""
+    annotator, dataset = wsd_queue
+    organizer = make_user("organizer")
+    items = list(dataset.items.order_by("ordinal"))
+    submit(logged_in, dataset, 2)
+    withdraw_item(items[1], organizer, "broken")  # answered
+    withdraw_item(items[4], organizer, "broken")  # not answered
+    for position in (1, 3, 4):
+        submit(logged_in, dataset, position)
+
+    done = reverse("queue_done", args=[dataset.pk])
+    assert continue_url(logged_in, dataset) == done
+    page = logged_in.get(done).content.decode()
+    assert "You have answered every item assigned to you in this dataset." in page
+    assert "3 of 3 submitted" in page
+    assert "3 of 3 submitted" in logged_in.get(reverse("home")).content.decode()
+    item = logged_in.get(item_url(dataset, 4)).content.decode()
+    assert "Item 4 of 5 in your order" in item  # the order keeps its numbers
+    assert "3 of 3 submitted" in item
+    (row,) = annotator_progress(dataset)
+    assert (row.submitted, row.assigned) == (3, 3)
