@@ -37,6 +37,15 @@ def continue_url(client, dataset) -> str:
     return response["Location"]
 
 
+def end_page_when_done(client, dataset) -> str:
+    """The end of the queue, where "continue" leads once nothing is left to answer."""
+    done = reverse("queue_done", args=[dataset.pk])
+    assert continue_url(client, dataset) == done
+    page = client.get(done).content.decode()
+    assert "You have answered every item assigned to you in this dataset." in page
+    return page
+
+
 def test_continue_opens_the_first_item_without_a_submitted_answer(logged_in, wsd_queue):
     _, dataset = wsd_queue
     assert continue_url(logged_in, dataset) == item_url(dataset, 1)
@@ -96,11 +105,7 @@ def test_end_of_queue_when_everything_is_submitted(logged_in, wsd_queue):
     _, dataset = wsd_queue
     for position in range(1, 6):
         submit(logged_in, dataset, position)
-    done = reverse("queue_done", args=[dataset.pk])
-    assert continue_url(logged_in, dataset) == done
-    page = logged_in.get(done).content.decode()
-    assert "You have answered every item assigned to you in this dataset." in page
-    assert "5 of 5 submitted" in page
+    assert "5 of 5 submitted" in end_page_when_done(logged_in, dataset)
 
 
 def test_end_of_queue_page_before_the_end_offers_to_continue(logged_in, wsd_queue):
@@ -174,11 +179,7 @@ def test_a_withdrawn_item_counts_neither_as_assigned_nor_as_submitted(logged_in,
     for position in (1, 3, 4):
         submit(logged_in, dataset, position)
 
-    done = reverse("queue_done", args=[dataset.pk])
-    assert continue_url(logged_in, dataset) == done
-    page = logged_in.get(done).content.decode()
-    assert "You have answered every item assigned to you in this dataset." in page
-    assert "3 of 3 submitted" in page
+    assert "3 of 3 submitted" in end_page_when_done(logged_in, dataset)
     assert "3 of 3 submitted" in logged_in.get(reverse("home")).content.decode()
     item = logged_in.get(item_url(dataset, 4)).content.decode()
     assert "Item 4 of 5 in your order" in item  # the order keeps its numbers
