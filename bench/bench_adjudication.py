@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
-from bench_server import report, save_results
+from bench_server import analyze, report, save_results
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
@@ -95,7 +95,6 @@ def main() -> None:
     django.setup()
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
-    from django.db import connection
     from django.test import Client
     from django.urls import reverse
 
@@ -109,8 +108,7 @@ def main() -> None:
     started = time.perf_counter()
     dataset, disagreements = make_dataset("bench-wsd", args.items, annotators)
     small, small_disagreements = make_dataset("bench-wsd-small", args.items // 10, annotators)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+    analyze()
     print(f"datasets made in {time.perf_counter() - started:.1f} s", flush=True)
 
     client = Client()

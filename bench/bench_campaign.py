@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import bench_server as server
-from bench_server import BASE_DIR, PYTHON, percentile, report
+from bench_server import BASE_DIR, PYTHON, analyze, percentile, report
 
 DATABASE_NAME = "polis_campaign"
 # The benchmark's test set (items; discourse: passages).
@@ -99,7 +99,6 @@ def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -
 
 def answer_campaign(datasets: list, annotators: list) -> None:
     """Every campaign annotator's realistic answer to every item assigned to them."""
-    from django.db import connection
     from django.utils import timezone
 
     from annotation.models import Annotation, AnnotationRevision, Assignment
@@ -127,8 +126,7 @@ def answer_campaign(datasets: list, annotators: list) -> None:
         for a in created
     )
     print(f"{len(created):,} answers of the campaign's annotators stored")
-    with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them on a live server
-        cursor.execute("ANALYZE")
+    analyze()
 
 
 def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:

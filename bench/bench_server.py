@@ -159,6 +159,7 @@ def profile_in_process(dataset, annotator, repeats: int) -> None:
 
 
 def analyze() -> None:
+    """The planner's statistics of every table, as autovacuum keeps them on a live server."""
     from django.db import connection
 
     with connection.cursor() as cursor:

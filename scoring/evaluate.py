@@ -102,7 +102,8 @@ class Counted:
         return self.figures_of[key]
 
     def resampled_scores(self, lines: list[dict], n_resamples: int, seed: int) -> list[dict]:
-        """``scoring.intervals.resampled_scores`` of ``lines`` (gold records in unit order)."""
+        """The figures over each resample of ``lines`` (gold records in unit order), as
+        ``scoring.intervals.resampled_scores_together`` gives them."""
         resample_together([self], lines, n_resamples, seed)
         return self.resampled[(tuple(record["id"] for record in lines), n_resamples, seed)]
 

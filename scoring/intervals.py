@@ -99,19 +99,14 @@ def interval_keys(subtask: Subtask) -> list[tuple[str, str, str]]:
     ]
 
 
-def resampled_scores(subtask: Subtask, rows: list[tuple[int, ...]], n_resamples: int, seed: int) -> list[dict]:
-    """The subtask's figures over each of ``n_resamples`` resamples (drawn with ``seed``) of the
-    gold lines whose count rows (``count_rows`` over ``units(gold)``) are ``rows``; none when
-    there is no line."""
-    return resampled_scores_together(subtask, [rows], n_resamples, seed)[0]
-
-
 def resampled_scores_together(subtask: Subtask, row_sets: list[list[tuple[int, ...]]], n_resamples: int,
                               seed: int) -> list[list[dict]]:
-    """``resampled_scores`` of several predictions over the same gold lines (``row_sets``: the
-    count rows of each, all of one length), from one product of the resample matrix with their
-    tables side by side: the sums are the same exact integers, and a product is a numpy (BLAS)
-    call whose idle threads then spin, one call instead of one per prediction."""
+    """For each of several predictions over the same gold lines (``row_sets``: the count rows
+    of each, ``count_rows`` over ``units(gold)``, all of one length), the subtask's figures over
+    each of ``n_resamples`` resamples drawn with ``seed`` (none when there is no line). One
+    product of the resample matrix with their tables side by side: the sums are the same exact
+    integers, and a product is a numpy (BLAS) call whose idle threads then spin, one call
+    instead of one per prediction."""
     import numpy as np
 
     n_units, width = len(row_sets[0]), len(subtask.count_names)
@@ -125,8 +120,8 @@ def resampled_scores_together(subtask: Subtask, row_sets: list[list[tuple[int, .
 
 def score_intervals(subtask: Subtask, figures: list[dict]) -> dict:
     """``ci_low``/``ci_high`` of the main score (and ``<figure>_ci_low``/``_ci_high`` of
-    the subtask's ``interval_figures``) over the resamples whose figures (``resampled_scores``)
-    are ``figures``; null bounds when there is no line to resample."""
+    the subtask's ``interval_figures``) over the resamples whose figures
+    (``resampled_scores_together``) are ``figures``; null bounds when there is no line to resample."""
     keys = interval_keys(subtask)
     if not figures:
         return null_bounds([key for _, low, high in keys for key in (low, high)])
@@ -138,7 +133,7 @@ def score_intervals(subtask: Subtask, figures: list[dict]) -> dict:
 
 def difference_interval(scores_a: list[dict], scores_b: list[dict]) -> dict:
     """``diff_ci_low``/``diff_ci_high``: bounds of score A - score B over the same resamples
-    (``scores_a``, ``scores_b``: the figures of A and B over each, ``resampled_scores``)."""
+    (``scores_a``, ``scores_b``: the figures of A and B over each, ``resampled_scores_together``)."""
     if not scores_a:
         return null_bounds(["diff_ci_low", "diff_ci_high"])
     low, high = percentile_bounds([a["score"] - b["score"] for a, b in zip(scores_a, scores_b)])

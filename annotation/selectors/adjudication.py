@@ -159,14 +159,6 @@ def dataset_counts(dataset_id: int) -> CaseCounts:
     return CaseCounts(*(int(n or 0) for n in row))
 
 
-def case_statuses(dataset: Dataset) -> dict[int, str]:
-    """{item id: OPEN, STALE or SETTLED} of the dataset's cases (one query)."""
-    sql = _cases_sql("dataset") + " SELECT item_id, status FROM cases"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})
-        return dict(cursor.fetchall())
-
-
 def next_case(user: User, dataset_id: int, after_item_id: int | None = None) -> int | None:
     """The item id of the next open or stale case after ``after_item_id`` in queue order
     (wrapping round, never that item itself), skipping items another adjudicator holds.
@@ -418,8 +410,9 @@ def adjudicated_answers(dataset: Dataset, excluded: Collection[int] = ()) -> dic
 
 
 def adjudicated_source(dataset: Dataset, excluded: Collection[int] = ()) -> tuple[dict[int, dict], dict[int, str]]:
-    """``adjudicated_answers`` and ``case_statuses`` (which no exclusion changes) of the dataset,
-    with the cases worked out once (the adjudicated export needs both; three queries)."""
+    """``adjudicated_answers`` and {item id: OPEN, STALE or SETTLED} of every case of the
+    dataset (which no exclusion changes), the cases worked out once (the adjudicated export
+    needs both; three queries)."""
     leave_out = f"AND a.annotator_id NOT IN ({', '.join(str(int(pk)) for pk in excluded)})" if excluded else ""
     # Without exclusions every case keeps its item out of the agreed ones; with them, an open
     # case that is no flag is a disagreement, which the others' agreement settles.

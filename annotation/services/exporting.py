@@ -113,7 +113,7 @@ class DatasetReads:
     def __init__(self, dataset: Dataset, usernames: list[str] | None = None):
         self.dataset = dataset
         self.usernames = usernames
-        # excluded usernames -> (adjudicated_answers, case_statuses), one read of the cases
+        # excluded usernames -> (adjudicated answers, case statuses): adjudicated_source
         self.adjudicated_by_exclusion: dict[frozenset[str], tuple[dict[int, dict], dict[int, str]]] = {}
 
     @cached_property
@@ -158,7 +158,7 @@ class DatasetReads:
         return self.adjudicated_with_cases(excluded)[0]
 
     def adjudicated_with_cases(self, excluded: frozenset[str] = frozenset()) -> tuple[dict[int, dict], dict[int, str]]:
-        """``adjudicated(excluded)`` and the case statuses (``case_statuses``) read with it."""
+        """``adjudicated(excluded)`` and the status of every case, read with it (``adjudicated_source``)."""
         if excluded not in self.adjudicated_by_exclusion:
             excluded_ids = User.objects.filter(username__in=excluded).values_list("pk", flat=True)
             self.adjudicated_by_exclusion[excluded] = adjudicated_source(self.dataset, list(excluded_ids))

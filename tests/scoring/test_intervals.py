@@ -14,12 +14,11 @@ from scoring.intervals import (
     resample_counts,
     resample_indices,
     resampled_figures,
-    resampled_scores,
     resampled_scores_together,
     resampled_totals,
     units,
 )
-from scoring.metrics import count_table
+from scoring.metrics import as_table, count_table
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, read_jsonl, run, write_jsonl
 
@@ -272,5 +271,7 @@ def test_resampled_together_are_the_figures_of_each_alone(largest):
     row_sets = [[tuple(int(value) for value in generator.integers(0, high, size=len(subtask.count_names)))
                  for _ in range(50)] for high in (2, largest, 5)]
     together = resampled_scores_together(subtask, row_sets, 30, 9)
-    assert together == [resampled_scores(subtask, rows, 30, 9) for rows in row_sets]
+    alone = [resampled_figures(subtask, as_table(rows, len(subtask.count_names)), resample_counts(50, 30, 9))
+             for rows in row_sets]
+    assert together == alone
     assert resampled_scores_together(subtask, [[], []], 30, 9) == [[], []]
