@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import connection
@@ -134,11 +135,13 @@ class ControlSeries:
 
     @property
     def accuracy(self) -> list[float]:
-        """The running mean: after each control answer, the mean correctness so far."""
-        running, total = [], 0.0
+        """The running mean: after each control answer, the mean correctness so far, each as
+        ``statistics.fmean`` of the answers so far gives it (the sum rounded once, then divided:
+        discourse's fractional correctness is summed exactly, whatever the order)."""
+        running, total = [], Fraction(0)
         for count, value in enumerate(self.correctness, 1):
-            total += value
-            running.append(total / count)
+            total += Fraction(value)
+            running.append(float(total) / count)
         return running
 
     @property

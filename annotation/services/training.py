@@ -4,13 +4,15 @@ A pool is a dataset of its own (inputs with gold) linked to the dataset it serve
 (``Dataset.pool_of``, ``pool_kind`` training or control), so the dataset's own items, its
 exports, agreement and baseline stay whole. An annotator answers the training pool's items
 first (a round); each answer is scored by the scorer's own counts of its line
-(``Subtask.correctness``) and the round's score is the mean over its items. The latest round
+(``Subtask.correctness``) and the round's score is the mean over its items
+(``statistics.fmean``: summed exactly, whatever the order of the rows). The latest round
 decides whether the annotator may work on real items (``selectors.queue.qualified_sql``).
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -170,7 +172,8 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
         )
         scores = list(round.answers.values_list("correctness", flat=True))
         if len(scores) == pool_items.count():
-            round.score = sum(scores) / len(scores)
+            # fmean sums exactly: the score does not depend on the order the rows come in.
+            round.score = statistics.fmean(scores)
             round.finished_at = timezone.now()
             round.save(update_fields=["score", "finished_at"])
     return stored

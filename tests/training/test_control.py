@@ -1,6 +1,8 @@
 """Control items: interleaved by a seed, indistinguishable on the item page, counted nowhere
 but in the organizer's control accuracy."""
 
+import statistics
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -14,7 +16,7 @@ from annotation.selectors import queue as queues
 from annotation.selectors.agreement import counted_items, dataset_answers
 from annotation.selectors.exports import export_summaries
 from annotation.selectors.report import dataset_report
-from annotation.selectors.training import control_accuracy, control_alerts, training_procedure
+from annotation.selectors.training import ControlSeries, control_accuracy, control_alerts, training_procedure
 from annotation.services import training
 from annotation.services.annotating import save_answer
 from annotation.services.assigning import assign, is_control_position, release
@@ -229,3 +231,12 @@ def test_the_report_can_leave_annotators_below_the_control_threshold_out_of_pool
     assert careless.username in excluded[:500] and "exclude_below_control=1" in page
     markdown = client.get(reverse("organizer_report", args=[controlled.pk]), {"exclude_below_control": "1", "format": "md"})
     assert "control threshold" in markdown.content.decode() and careless.username in markdown.content.decode()
+
+
+def test_the_running_control_accuracy_is_the_exact_mean_of_the_answers_so_far():
+    # Discourse correctness is a passage's LAS: summed one after the other, 0.1 + 0.2 + 0.3
+    # gives 0.6000000000000001 and a mean of 0.20000000000000004; fmean's exact sum gives
+    # 0.19999999999999998, whatever the order.
+    line = ControlSeries("a", correctness=[0.1, 0.2, 0.3])
+    assert line.accuracy == [0.1, statistics.fmean([0.1, 0.2]), statistics.fmean([0.1, 0.2, 0.3])]
+    assert line.current == 0.19999999999999998

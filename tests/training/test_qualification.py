@@ -1,6 +1,7 @@
 """Training rounds: feedback after the answer, the threshold on pages and API, retry, release."""
 
 import json
+import statistics
 
 import pytest
 from django.test import Client
@@ -156,3 +157,17 @@ def test_an_explanation_written_on_the_organizers_page_is_shown_with_the_feedbac
     refused = organizer_client.post(reverse("organizer_training", args=[dataset.pk]),
                                     {"action": "explanation", "item": real_item.pk, "text": "x"})
     assert refused.status_code == 404
+
+
+def test_a_rounds_score_is_the_exact_mean_of_its_items(setup):
+    # Fractional correctness (a discourse passage's LAS) stored for two items: summed in the
+    # order the rows come, (1/3 + 5/6 + 1) / 3 is 0.7222222222222223; fmean's exact sum gives
+    # 0.7222222222222222.
+    dataset, annotator, client = setup
+    training_round = training_service.current_round(dataset, annotator)
+    items = list(dataset.pools.get().items.order_by("ordinal"))
+    for item, correctness in zip(items, [1 / 3, 5 / 6]):
+        TrainingAnswer.objects.create(round=training_round, item=item, answer={"answer": "A"}, correctness=correctness)
+    training_service.answer_training_item(round=training_round, item=items[2], answer={"answer": "B"})
+    training_round.refresh_from_db()
+    assert training_round.score == statistics.fmean([1 / 3, 5 / 6, 1.0]) == 0.7222222222222222
