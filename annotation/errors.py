@@ -54,6 +54,13 @@ class StaleVersion(Refused):
         self.current = current  # the stored Annotation
 
 
+class ItemWithdrawn(Refused):
+    """An organizer withdrew the item: it needs no answer and takes none."""
+
+    def __init__(self) -> None:
+        super().__init__([Problem("", _("This item was withdrawn by the organizer: it needs no answer."))])
+
+
 class NeedsConfirmation(Refused):
     """A submit the annotator is asked to confirm (annotation.rules cautions): the same save,
     confirmed, is accepted."""

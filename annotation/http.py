@@ -4,8 +4,8 @@ export is downloaded, the same on its page and in the API.
 A refused answer or file is 422 (Unprocessable Content); a save based on an old version and
 answers that cannot be exported conflict with what is stored (409), as do a decision based on
 an old version and one on an item another adjudicator holds; a frozen dataset forbids the
-change (403), as does adjudicating a dataset one annotates, and working on a dataset's
-items before passing its training round.
+change (403), as do answering a withdrawn item, adjudicating a dataset one annotates, and
+working on a dataset's items before passing its training round.
 """
 
 from django.http import StreamingHttpResponse
@@ -14,6 +14,7 @@ from django.utils.http import content_disposition_header
 from annotation.errors import (
     ClaimedByOther,
     DatasetFrozen,
+    ItemWithdrawn,
     NeedsConfirmation,
     NotAdjudicatorHere,
     NotExportable,
@@ -30,6 +31,7 @@ STATUS = {
     ClaimedByOther: 409,
     NotExportable: 409,
     DatasetFrozen: 403,
+    ItemWithdrawn: 403,
     NotAdjudicatorHere: 403,
     NotQualified: 403,
 }

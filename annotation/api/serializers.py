@@ -35,9 +35,16 @@ class ItemSerializer(serializers.ModelSerializer):
         "for organizers the whole line as imported."
     )
 
+    withdrawn = serializers.SerializerMethodField(
+        help_text="Withdrawn by an organizer: the item needs no answer and takes none."
+    )
+
     class Meta:
         model = Item
-        fields = ["id", "external_id", "position", "payload"]
+        fields = ["id", "external_id", "position", "payload", "withdrawn"]
+
+    def get_withdrawn(self, item: Item) -> bool:
+        return item.withdrawn_at is not None
 
     @extend_schema_field(serializers.JSONField())
     def get_payload(self, item: Item) -> dict:

@@ -84,7 +84,7 @@ def dataset_items(request: Request, pk: int) -> Response:
     else:
         raise NotFound
     paginator = Pages()
-    page = paginator.paginate_queryset(items.only("id", "external_id", "payload"), request)
+    page = paginator.paginate_queryset(items.only("id", "external_id", "payload", "withdrawn_at"), request)
     return paginator.get_paginated_response(ItemSerializer(page, many=True, context=context).data)
 
 

@@ -209,6 +209,7 @@ class ItemPage:
     item_id: int
     external_id: str
     payload: dict  # the item's input record
+    withdrawn: bool  # by an organizer: it needs no answer, and takes none
     dataset_id: int
     dataset_name: str
     subtask: str
@@ -219,7 +220,7 @@ class ItemPage:
     answer_status: str | None  # an Annotation.Status; None: nothing stored yet
     progress: Progress  # of the annotator in this dataset, withdrawn items left out
     order_length: int  # the annotator's assignments in this dataset, withdrawn items included
-    previous_position: int | None  # the position before this one in the order; None at the first
+    previous_position: int | None  # the position before this one in the order, withdrawn items left out; None: none
     next_position: int | None  # where save & next goes once this item is submitted; None: none left
     qualified: bool  # the annotator passed the dataset's training round (or it has none)
 
@@ -247,7 +248,8 @@ def _item_page_sql(where: str) -> str:
     # cannot see yet.
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
-               i.id, i.external_id, i.payload, d.id, d.name, d.subtask, d.frozen, d.auto_majority,
+               i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
+               d.id, d.name, d.subtask, d.frozen, d.auto_majority,
                stored.answer, COALESCE(stored.version, 0), stored.status,
                (SELECT COUNT(*) FROM {_table(Assignment)} answered
                 JOIN {_table(Annotation)} done
@@ -259,6 +261,7 @@ def _item_page_sql(where: str) -> str:
                {_withdrawn_count(answered=False)},
                {_withdrawn_count(answered=True)},
                (SELECT MAX(mine.position) FROM {_table(Assignment)} mine
+                JOIN {_table(Item)} w ON w.id = mine.item_id AND w.withdrawn_at IS NULL
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
                   AND mine.position < a.position),
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
@@ -276,9 +279,9 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, dataset_id, dataset_name,
-     subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned, withdrawn,
-     withdrawn_submitted, previous, next_position, qualified) = row
+    (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, withdrawn, dataset_id,
+     dataset_name, subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned,
+     assigned_withdrawn, submitted_withdrawn, previous, next_position, qualified) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -287,6 +290,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         item_id=item_id,
         external_id=external_id,
         payload=_json(Item, "payload", payload),
+        withdrawn=bool(withdrawn),  # SQLite answers 0/1
         dataset_id=dataset_id,
         dataset_name=dataset_name,
         subtask=subtask,
@@ -295,7 +299,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         answer=_json(Annotation, "answer", answer),
         answer_version=answer_version,
         answer_status=answer_status,
-        progress=Progress(submitted=submitted - withdrawn_submitted, assigned=assigned - withdrawn),
+        progress=Progress(submitted=submitted - submitted_withdrawn, assigned=assigned - assigned_withdrawn),
         order_length=assigned,
         previous_position=previous,
         next_position=next_position,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation import limits, sql_rows
-from annotation.errors import DatasetFrozen, NeedsConfirmation, NotQualified, Refused, StaleVersion
+from annotation.errors import DatasetFrozen, ItemWithdrawn, NeedsConfirmation, NotQualified, Refused, StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
 from annotation.normalised import normalised_answer
 from annotation.problem_texts import for_annotator
@@ -149,15 +149,18 @@ def save_answer(
 
     ``based_on_version`` is the version the annotator last saw (0: none yet). Sending what is
     already stored succeeds and writes nothing; a different answer based on an old version is
-    refused (StaleVersion), as is any change once the dataset is frozen. Every real save bumps
-    the version and appends an AnnotationRevision. A submit the subtask's rules caution about
-    is refused (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's
-    metadata with the annotation (any other save clears it).
+    refused (StaleVersion), as is any change once the dataset is frozen (DatasetFrozen) or the
+    item withdrawn (ItemWithdrawn). Every real save bumps the version and appends an
+    AnnotationRevision. A submit the subtask's rules caution about is refused
+    (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's metadata
+    with the annotation (any other save clears it).
     """
     if not page.qualified:
         raise NotQualified
     if page.frozen:
         raise DatasetFrozen
+    if page.withdrawn:
+        raise ItemWithdrawn
     refusals = _refusals(page, answer, submit)
     if refusals:
         raise Refused(refusals)

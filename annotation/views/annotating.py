@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, push_url, retarget
 
 from annotation import limits
-from annotation.errors import NeedsConfirmation, NotQualified, Refused
+from annotation.errors import ItemWithdrawn, NeedsConfirmation, NotQualified, Refused
 from annotation.forms import OwnAnswersFilter
 from annotation.http import refusal_status
 from annotation.item_fields import annotator_payload
@@ -160,11 +160,15 @@ def _item_page(
     # A stored draft that is not an object (drafts are checked, but pages draw whatever is
     # stored) is shown as no answer, to the widget and the script alike.
     answer = page.answer if isinstance(page.answer, dict) else None
+    messages = script_messages(get_language())
+    if page.withdrawn:
+        # Shown like a frozen dataset's item: read only, Enter says why.
+        messages = {**messages, "frozen": ItemWithdrawn().messages[0]}
     config = {
-        "frozen": page.frozen,
+        "frozen": page.frozen or page.withdrawn,
         "submitted": page.submitted,
         "storageKey": f"{page.annotator_id}:{page.item_id}",
-        "messages": script_messages(get_language()),
+        "messages": messages,
     }
     context = {
         "layout": layout,

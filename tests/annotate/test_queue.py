@@ -186,3 +186,24 @@ def test_a_withdrawn_item_counts_neither_as_assigned_nor_as_submitted(logged_in,
     assert "3 of 3 submitted" in item
     (row,) = annotator_progress(dataset)
     assert (row.submitted, row.assigned) == (3, 3)
+
+
+def test_a_withdrawn_item_opened_by_its_url_is_read_only_and_previous_passes_it_by(logged_in, wsd_queue):
+    annotator, dataset = wsd_queue
+    items = list(dataset.items.order_by("ordinal"))
+    submit(logged_in, dataset, 2, "B")
+    withdraw_item(items[1], make_user("organizer"), "broken")
+
+    page = logged_in.get(item_url(dataset, 2)).content.decode()
+    assert 'id="item-withdrawn"' in page and reverse("annotate_continue", args=[dataset.pk]) in page
+    assert 'id="action-save" disabled' in page
+    # Neither a draft nor a submit reaches it; the answer given before stays as it was.
+    for intent in ("draft", "submit"):
+        refused = htmx_post(logged_in, item_url(dataset, 2), {"intent": intent, "answer": '{"answer": "C"}', "version": "1"})
+        assert refused.status_code == 403
+        assert "withdrawn" in refused.content.decode()
+    assert Annotation.objects.get(item=items[1]).answer == {"answer": "B"}
+    # Shift+P (the previous item) from item 3 goes to item 1.
+    third = logged_in.get(item_url(dataset, 3)).content.decode()
+    assert f'id="action-previous" href="{item_url(dataset, 1)}"' in third
+    assert 'id="item-withdrawn"' not in third and 'id="action-save" disabled' not in third

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from annotation.api.serializers import AnnotationSerializer
 from annotation.models import Annotation, AnnotationRevision, Assignment
+from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import GOLD_MARK, wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
 
@@ -210,3 +211,14 @@ def test_an_unknown_numeral_word_needs_confirmation_through_the_api_too():
     saved = post(client, item, {"answer": "dwadzieścia prc"}, confirmed=True)
     assert saved.status_code == 201
     assert saved.json()["metadata"] == {"confirmed_unknown_words": ["prc"]}
+
+
+def test_a_withdrawn_item_is_marked_in_the_list_and_takes_no_answer(setup):
+    item = first_item(setup["mine"])
+    post(setup["client"], item, {"answer": "B"})
+    withdraw_item(item, make_user("organizer"), "broken")
+    listed = setup["client"].get(reverse("api_dataset_items", args=[setup["mine"].pk])).json()["results"]
+    assert [entry["withdrawn"] for entry in listed] == [True, False, False]
+    refused = post(setup["client"], item, {"answer": "C"}, version=1)
+    assert refused.status_code == 403 and "withdrawn" in refused.json()["detail"]
+    assert Annotation.objects.get(item=item).answer == {"answer": "B"}
