@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Annotation, Assignment
+from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import wsd_records
 from tests.item_pages import item_url
 from tests.factories import assign_in_order, make_dataset, make_user
@@ -100,3 +101,17 @@ def test_a_bounded_number_of_queries_whatever_the_number_of_answers(client, djan
         response = client.get(reverse("my_answers"), {"status": "submitted"})
     assert response.status_code == 200
     assert Assignment.objects.filter(annotator=annotator).count() == 2 * items
+
+
+@pytest.mark.django_db
+def test_an_answer_to_a_withdrawn_item_is_marked_and_only_viewed(client):
+    annotator = make_user("annotator")
+    kept = answered(annotator, "wsd", wsd_records(1)[0], {"answer": "B"})
+    gone = answered(annotator, "numerals", ANSWERS["numerals"][0], {"answer": "dwadzieścia"})
+    withdraw_item(gone.item, make_user("organizer"), "broken")
+    client.force_login(annotator)
+    rows = client.get(reverse("my_answers")).content.decode().split("<tr>")[2:]
+    (withdrawn_row,) = [row for row in rows if "numerals-set" in row]
+    (kept_row,) = [row for row in rows if "wsd-set" in row]
+    assert 'class="badge withdrawn"' in withdrawn_row and ">View<" in withdrawn_row
+    assert "withdrawn" not in kept_row and ">Open<" in kept_row and kept.item.withdrawn_at is None
