@@ -47,10 +47,9 @@ def _without_explanations(gold: SourceFile) -> tuple[SourceFile, dict[str, str],
             continue
         record = dict(line.record)
         text = record.pop(EXPLANATION_FIELD)
-        if not isinstance(text, str) or unstorable(text):
-            problems.append(
-                Problem(EXPLANATION_FIELD, "must be text without U+0000", file=gold.name, line=line.number)
-            )
+        fault = "must be text" if not isinstance(text, str) else "must not hold U+0000" if unstorable(text) else None
+        if fault is not None:
+            problems.append(Problem(EXPLANATION_FIELD, fault, file=gold.name, line=line.number))
         elif text.strip() and isinstance(record.get("id"), str):
             explanations[record["id"]] = text.strip()
         raw_lines[line.number - 1] = json.dumps(record, ensure_ascii=False).encode("utf-8")

@@ -61,7 +61,13 @@ def test_an_explanation_that_is_no_text_is_refused_with_file_and_line(dataset, f
                                               {"id": "t-3", "answer": "D"}])
     with pytest.raises(CommandError):
         call_command("import_items", "wsd", inputs, "--gold", gold, "--training-for", dataset.name)
-    assert "bad.gold.jsonl:2: explanation: must be text" in capsys.readouterr().err
+    assert "bad.gold.jsonl:2: explanation: must be text\n" in capsys.readouterr().err
+    assert not Dataset.objects.filter(pool_of=dataset).exists()
+    write(tmp_path / "bad.gold.jsonl", [{"id": "t-1", "answer": "B"}, {"id": "t-2", "answer": "C"},
+                                        {"id": "t-3", "answer": "D", "explanation": "Bo\u0000tak."}])
+    with pytest.raises(CommandError):
+        call_command("import_items", "wsd", inputs, "--gold", gold, "--training-for", dataset.name)
+    assert "bad.gold.jsonl:3: explanation: must not hold U+0000\n" in capsys.readouterr().err
     assert not Dataset.objects.filter(pool_of=dataset).exists()
 
 
