@@ -183,15 +183,21 @@ def allow_retry(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
     with transaction.atomic():
         latest = (TrainingRound.objects.select_for_update()
                   .filter(dataset=dataset, annotator=annotator).order_by("-attempt").first())
-        if latest is None or latest.finished_at is None:
+        if latest is None:
+            raise Refused.because(_("%(name)s has not started the training round yet.")
+                                  % {"name": annotator.get_username()})
+        if latest.finished_at is None:
             raise Refused.because(_("%(name)s has a training round in progress already.")
                                   % {"name": annotator.get_username()})
         return TrainingRound.objects.create(dataset=dataset, annotator=annotator, attempt=latest.attempt + 1)
 
 
-def release(dataset: Dataset, annotator: AbstractBaseUser, organizer: AbstractBaseUser) -> TrainingRound:
+def release(dataset: Dataset, annotator: AbstractBaseUser, organizer: AbstractBaseUser | None) -> TrainingRound:
     """Let the annotator work on real items whatever their training score (recorded on their
-    latest round, started if none)."""
+    latest round, started if none); only an annotator with items of the dataset. ``organizer``:
+    who released them (None: not known, e.g. from a command run without ``--by``)."""
+    if not dataset.assignments.filter(annotator=annotator).exists():
+        raise Refused.because(_("%(name)s has no items of this dataset.") % {"name": annotator.get_username()})
     with transaction.atomic():
         latest = current_round(dataset, annotator)
         latest.released_at, latest.released_by = timezone.now(), organizer
