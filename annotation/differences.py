@@ -16,9 +16,18 @@ from django.utils.translation import gettext as _
 from annotation.widgets.commas import sentence_pieces
 from annotation.widgets.discourse import tree_view, units_in_text_order
 from annotation.widgets.morphosyntax import INCORRECT, word_diff
+from scoring.subtasks import get_subtask
 
 # (label, answer fields) of each submitted answer, in the page's order.
 LabelledAnswers = list[tuple[str, dict]]
+
+
+def gold_answer_fields(subtask: str, gold: dict) -> dict:
+    """The gold line as answer fields, to be compared as one more answer: numerals' first
+    accepted form stands for them all (the pages list the others)."""
+    if subtask == "numerals":
+        return {"answer": gold["answers"][0]}
+    return {name: gold[name] for name in get_subtask(subtask).answer_fields if name in gold}
 
 
 @dataclass(frozen=True)

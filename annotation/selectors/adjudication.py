@@ -25,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annotation.differences import Differences, differences
+from annotation.differences import Differences, differences, gold_answer_fields
 from annotation.models import (
     Adjudication,
     AdjudicationClaim,
@@ -259,14 +259,11 @@ class AdjudicationCase:
     majority: dict | None = None
     majority_reason: str | None = None
     gold: dict | None = None  # only once the dataset's gold is revealed to adjudicators
+    gold_summary: str = ""  # the gold in the subtask's terms, as the answers are summarised
 
     @property
     def version(self) -> int:
         return self.adjudication.version if self.adjudication else 0
-
-    @property
-    def gold_text(self) -> str:
-        return as_text(self.gold)
 
     @property
     def decision_text(self) -> str:
@@ -294,9 +291,15 @@ def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None
     }
     majority, reason = majority_answer(dataset.subtask, [a.answer for a in annotations], item.payload)
     normalised_majority = normalised_answer(dataset.subtask, majority) if majority is not None else None
-    shown_differences = differences(
-        dataset.subtask, item.payload, [(names[a.annotator_id], a.answer) for a in annotations]
+    gold = (
+        GoldAnswer.objects.filter(item=item).values_list("payload", flat=True).first()
+        if dataset.gold_revealed else None
     )
+    compared = [(names[a.annotator_id], a.answer) for a in annotations]
+    if gold is not None:
+        # The key is compared as one more answer: the differences then show it in the subtask's terms.
+        compared.append((_("Answer key"), gold_answer_fields(dataset.subtask, gold)))
+    shown_differences = differences(dataset.subtask, item.payload, compared)
     answers = [
         ShownAnswer(
             number=number,
@@ -333,9 +336,8 @@ def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None
     )
     if status == STALE:
         case.changes = _changes(adjudication, annotations, names)
-    if dataset.gold_revealed:
-        gold = GoldAnswer.objects.filter(item=item).first()
-        case.gold = gold.payload if gold else None
+    if gold is not None:
+        case.gold, case.gold_summary = gold, shown_differences.summaries[len(annotations)]
     return case
 
 

@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import F
 from django.db.models.expressions import RawSQL
 
-from annotation.differences import Differences, differences
+from annotation.differences import Differences, differences, gold_answer_fields
 from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
 from annotation.selectors.queue import qualified_sql
 from scoring.subtasks import get_subtask
@@ -56,14 +56,6 @@ def round_state(training_round: TrainingRound) -> RoundState:
     items = training_items(training_round.dataset_id)
     answered = {answer.item_id: answer for answer in training_round.answers.all()}
     return RoundState(training_round, items, answered)
-
-
-def gold_answer_fields(subtask: str, gold: dict) -> dict:
-    """The gold line as answer fields, to be shown as an answer: numerals' first accepted form
-    stands for them all (the page lists the others)."""
-    if subtask == "numerals":
-        return {"answer": gold["answers"][0]}
-    return {name: gold[name] for name in get_subtask(subtask).answer_fields if name in gold}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from annotation.models import Adjudication
 from annotation.services.organizing import set_adjudication_settings
-from tests.adjudicate.conftest import person, wsd_answered
+from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,10 @@ def test_gold_reaches_no_adjudicator_response_until_revealed(client, adjudicator
 
     set_adjudication_settings(answered.dataset, auto_majority=False, adjudicators_see_names=False, gold_revealed=True)
     page = client.get(answered.url(answered.items[0])).content.decode()
-    assert "gold-answer" in page and f"{{&quot;id&quot;: &quot;{answered.items[0].external_id}&quot;" in page
+    # In the subtask's terms (the candidate, not the gold line's JSON), and among the differences.
+    assert f'<p class="gold-answer"><strong>Answer key:</strong> <span lang="pl">{GOLD_LETTER}</span></p>' in page
+    assert f"<th>{GOLD_LETTER}</th><td class=\"num\">1</td><td>Answer key</td>" in page
+    assert "&quot;id&quot;" not in page
     item_api = client.get(reverse("api_adjudication_item", args=[answered.items[0].pk])).json()
     assert item_api["gold"] == json.loads(gold_line)
 
@@ -185,3 +188,14 @@ def test_the_organizers_dataset_page_sets_adjudication_and_withdraws_a_flagged_i
     answered.items[0].refresh_from_db()
     assert answered.items[0].withdrawal_reason == "Wycofane."
     assert "withdrawn-items" in client.get(url).content.decode()
+
+
+def test_a_revealed_numerals_key_shows_every_accepted_form(client, adjudicator):
+    record = {"id": "n1", "sentence": "Mam [[5]] kotów."}
+    answered = answered_dataset("numerals", [record], [[{"answer": "pięć"}, {"answer": "pięciu"}]],
+                                gold=[{"id": "n1", "answers": ["pięć", "pięciorga"]}])
+    set_adjudication_settings(answered.dataset, auto_majority=False, adjudicators_see_names=False, gold_revealed=True)
+    client.force_login(adjudicator)
+    page = client.get(answered.url(answered.items[0])).content.decode()
+    assert ('<p class="gold-answer"><strong>Answer key:</strong> <span lang="pl">pięć</span> '
+            '(Accepted forms: <span lang="pl">pięć, pięciorga</span>)</p>') in page
