@@ -18,6 +18,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from annotation import sql_rows
@@ -74,6 +75,7 @@ class Progress:
 class DatasetProgress:
     dataset: Dataset
     progress: Progress
+    qualified: bool = True  # passed the dataset's training round (or it has none)
 
     @property
     def subtask_title(self) -> str:
@@ -93,17 +95,19 @@ def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
 
 
 def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
-    """Every dataset the annotator has assignments in, with their progress, by name."""
+    """Every dataset the annotator has assignments in, with their progress and whether they
+    passed its training round, by name."""
     datasets = (
         Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))))
         .annotate(
             assigned=_count(_to_answer(annotator, OuterRef("pk"))),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
+            qualified=RawSQL(qualified_sql(str(int(annotator.pk)), f"{_table(Dataset)}.id"), []),
         )
         .order_by("name")
     )
     return [
-        DatasetProgress(dataset, Progress(submitted=dataset.submitted, assigned=dataset.assigned))
+        DatasetProgress(dataset, Progress(submitted=dataset.submitted, assigned=dataset.assigned), bool(dataset.qualified))
         for dataset in datasets
     ]
 
