@@ -15,15 +15,24 @@ class ProgressSerializer(serializers.Serializer):
 
 class DatasetSerializer(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField(help_text="Your submitted / assigned items (null if none).")
+    qualified = serializers.SerializerMethodField(
+        help_text="Whether you may answer its items: false until you pass its training round, on the "
+        "training page (null if you have no items of it)."
+    )
 
     class Meta:
         model = Dataset
-        fields = ["id", "name", "subtask", "frozen", "progress"]
+        fields = ["id", "name", "subtask", "frozen", "progress", "qualified"]
 
     @extend_schema_field(ProgressSerializer(allow_null=True))
     def get_progress(self, dataset: Dataset) -> dict | None:
-        progress = self.context["progress"].get(dataset.pk)
-        return None if progress is None else {"submitted": progress.submitted, "assigned": progress.assigned}
+        entry = self.context["mine"].get(dataset.pk)
+        return None if entry is None else {"submitted": entry.progress.submitted, "assigned": entry.progress.assigned}
+
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_qualified(self, dataset: Dataset) -> bool | None:
+        entry = self.context["mine"].get(dataset.pk)
+        return None if entry is None else entry.qualified
 
 
 class ItemSerializer(serializers.ModelSerializer):

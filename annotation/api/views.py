@@ -55,9 +55,9 @@ def dataset_list(request: Request) -> Response:
     """Annotators: the datasets they have work in, with their progress. Organizers: all datasets."""
     _require(request, ANNOTATOR, ORGANIZER)
     mine = queues.datasets_with_work(request.user) if has_role(request.user, ANNOTATOR) else []
-    progress = {entry.dataset.pk: entry.progress for entry in mine}
     datasets = Dataset.objects.order_by("name") if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]
-    return Response(DatasetSerializer(datasets, many=True, context={"progress": progress}).data)
+    context = {"mine": {entry.dataset.pk: entry for entry in mine}}
+    return Response(DatasetSerializer(datasets, many=True, context=context).data)
 
 
 @extend_schema(responses=ItemSerializer(many=True))

@@ -173,11 +173,17 @@ def test_a_rounds_score_is_the_exact_mean_of_its_items(setup):
     assert training_round.score == statistics.fmean([1 / 3, 5 / 6, 1.0]) == 0.7222222222222222
 
 
-def test_the_home_page_sends_to_the_training_round_until_it_is_passed(setup):
+def test_the_home_page_sends_to_the_training_round_until_it_is_passed_and_the_api_says_so(setup):
     dataset, annotator, client = setup
+
+    def listed():
+        return [(entry["name"], entry["qualified"]) for entry in api(annotator).get(reverse("api_datasets")).json()]
+
     home = client.get(reverse("home")).content.decode()
     assert "training round first" in home and f'href="{reverse("training_round", args=[dataset.pk])}"' in home
+    assert listed() == [(dataset.name, False)]
     answer_round(client, dataset, "BBB")
     home = client.get(reverse("home")).content.decode()
     assert "training round first" not in home
     assert f'href="{reverse("annotate_continue", args=[dataset.pk])}"' in home
+    assert listed() == [(dataset.name, True)]
