@@ -249,7 +249,9 @@ def _withdrawn_count(*, answered: bool) -> str:
 @cache
 def _item_page_sql(where: str) -> str:
     # This item is left out of next_position: once submitted it is answered, which the query
-    # cannot see yet.
+    # cannot see yet. The previous position walks the queue's index back from this one and
+    # stops at the first item not withdrawn (MAX() over the join would read the whole start
+    # of the queue).
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
@@ -264,10 +266,11 @@ def _item_page_sql(where: str) -> str:
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id),
                {_withdrawn_count(answered=False)},
                {_withdrawn_count(answered=True)},
-               (SELECT MAX(mine.position) FROM {_table(Assignment)} mine
+               (SELECT mine.position FROM {_table(Assignment)} mine
                 JOIN {_table(Item)} w ON w.id = mine.item_id AND w.withdrawn_at IS NULL
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
-                  AND mine.position < a.position),
+                  AND mine.position < a.position
+                ORDER BY mine.position DESC LIMIT 1),
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
                {qualified_sql("a.annotator_id", "a.dataset_id")}
         FROM {_table(Assignment)} a
