@@ -40,33 +40,33 @@ class Differences:
 @dataclass(frozen=True)
 class Tally:
     value: str
-    labels: list[str]  # who gave it
-
-    @property
-    def count(self) -> int:
-        return len(self.labels)
+    labels: list[str]  # who gave it, a reference (the answer key) among them
+    count: int  # how many of the answers gave it: a reference is shown, not counted
 
 
-def _tally(values: list[tuple[str, str]], always: tuple[str, ...] = ()) -> list[Tally]:
-    """Per distinct value (``always`` first, in their order, even if nobody gave them): who gave it."""
+def _tally(values: list[tuple[str, str]], counted: int, always: tuple[str, ...] = ()) -> list[Tally]:
+    """Per distinct value (``always`` first, in their order, even if nobody gave them): who gave
+    it, and how many of the first ``counted`` (the answers; after them, a reference)."""
     order = list(always) + [value for _, value in values if value not in always]
     seen: dict[str, list[str]] = {value: [] for value in order}
-    for label, value in values:
+    counts = dict.fromkeys(order, 0)
+    for index, (label, value) in enumerate(values):
         seen[value].append(label)
-    return [Tally(value, labels) for value, labels in seen.items()]
+        counts[value] += index < counted
+    return [Tally(value, labels, counts[value]) for value, labels in seen.items()]
 
 
-def _choices(payload: dict, answers: LabelledAnswers) -> Differences:
+def _choices(payload: dict, answers: LabelledAnswers, counted: int) -> Differences:
     letters = tuple(sorted((payload.get("candidates") or {}).keys())) or ("A", "B", "C", "D")
     chosen = [(label, str(answer.get("answer", ""))) for label, answer in answers]
     return Differences(
         template="annotation/adjudicate/differences/choice.html",
         summaries=[value for _, value in chosen],
-        details={"tallies": _tally(chosen, letters)},
+        details={"tallies": _tally(chosen, counted, letters)},
     )
 
 
-def _morphosyntax(payload: dict, answers: LabelledAnswers) -> Differences:
+def _morphosyntax(payload: dict, answers: LabelledAnswers, counted: int) -> Differences:
     sentence = str(payload.get("sentence", ""))
     verdicts = [(label, str(answer.get("answer", ""))) for label, answer in answers]
     corrections = [
@@ -82,16 +82,16 @@ def _morphosyntax(payload: dict, answers: LabelledAnswers) -> Differences:
             else str(answer.get("answer", ""))
             for _, answer in answers
         ],
-        details={"tallies": _tally(verdicts, ("POPRAWNE", INCORRECT)), "corrections": corrections},
+        details={"tallies": _tally(verdicts, counted, ("POPRAWNE", INCORRECT)), "corrections": corrections},
     )
 
 
-def _numerals(payload: dict, answers: LabelledAnswers) -> Differences:
+def _numerals(payload: dict, answers: LabelledAnswers, counted: int) -> Differences:
     forms = [(label, str(answer.get("answer", ""))) for label, answer in answers]
     return Differences(
         template="annotation/adjudicate/differences/numerals.html",
         summaries=[value for _, value in forms],
-        details={"tallies": _tally(forms)},
+        details={"tallies": _tally(forms, counted)},
     )
 
 
@@ -101,7 +101,7 @@ def _comma_state(answer: dict, marker: int) -> str:
     return "optional" if marker in (answer.get("optional") or []) else "none"
 
 
-def _commas(payload: dict, answers: LabelledAnswers) -> Differences:
+def _commas(payload: dict, answers: LabelledAnswers, counted: int) -> Differences:
     pieces = sentence_pieces(str(payload.get("sentence_with_positions", "")))
     markers = [piece.marker for piece in pieces if piece.marker is not None]
     states = {marker: [_comma_state(answer, marker) for _, answer in answers] for marker in markers}
@@ -131,7 +131,7 @@ def _commas(payload: dict, answers: LabelledAnswers) -> Differences:
     )
 
 
-def _discourse(payload: dict, answers: LabelledAnswers) -> Differences:
+def _discourse(payload: dict, answers: LabelledAnswers, counted: int) -> Differences:
     units = units_in_text_order(payload)
     numbers = {unit.du_id: unit.number for unit in units}
 
@@ -164,7 +164,7 @@ def _discourse(payload: dict, answers: LabelledAnswers) -> Differences:
     )
 
 
-_BY_SUBTASK: dict[str, Callable[[dict, LabelledAnswers], Differences]] = {
+_BY_SUBTASK: dict[str, Callable[[dict, LabelledAnswers, int], Differences]] = {
     "wsd": _choices,
     "coreference": _choices,
     "morphosyntax": _morphosyntax,
@@ -174,5 +174,10 @@ _BY_SUBTASK: dict[str, Callable[[dict, LabelledAnswers], Differences]] = {
 }
 
 
-def differences(subtask: str, payload: dict, answers: LabelledAnswers) -> Differences:
-    return _BY_SUBTASK[subtask](payload, answers)
+def differences(
+    subtask: str, payload: dict, answers: LabelledAnswers, reference: tuple[str, dict] | None = None
+) -> Differences:
+    """How ``answers`` differ; ``reference`` (label, answer fields), e.g. the answer key, is
+    shown beside them as one more (its summary last) but counted in no tally."""
+    shown = answers + [reference] if reference is not None else answers
+    return _BY_SUBTASK[subtask](payload, shown, len(answers))

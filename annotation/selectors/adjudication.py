@@ -295,11 +295,11 @@ def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None
         GoldAnswer.objects.filter(item=item).values_list("payload", flat=True).first()
         if dataset.gold_revealed else None
     )
-    compared = [(names[a.annotator_id], a.answer) for a in annotations]
-    if gold is not None:
-        # The key is compared as one more answer: the differences then show it in the subtask's terms.
-        compared.append((_("Answer key"), gold_answer_fields(dataset.subtask, gold)))
-    shown_differences = differences(dataset.subtask, item.payload, compared)
+    # The key is shown among the answers (in the subtask's terms), counted in no tally.
+    shown_differences = differences(
+        dataset.subtask, item.payload, [(names[a.annotator_id], a.answer) for a in annotations],
+        reference=(_("Answer key"), gold_answer_fields(dataset.subtask, gold)) if gold is not None else None,
+    )
     answers = [
         ShownAnswer(
             number=number,

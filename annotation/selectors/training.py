@@ -80,7 +80,7 @@ def feedback(answer: TrainingAnswer, your_label: str, gold_label: str) -> Feedba
         gold=gold,
         accepted=list(gold_line.get("answers", [])) if subtask == "numerals" else [],
         explanation=explanation,
-        differences=differences(subtask, item.payload, [(your_label, answer.answer), (gold_label, gold)]),
+        differences=differences(subtask, item.payload, [(your_label, answer.answer)], reference=(gold_label, gold)),
     )
 
 

@@ -73,7 +73,8 @@ def test_gold_reaches_no_adjudicator_response_until_revealed(client, adjudicator
     page = client.get(answered.url(answered.items[0])).content.decode()
     # In the subtask's terms (the candidate, not the gold line's JSON), and among the differences.
     assert f'<p class="gold-answer"><strong>Answer key:</strong> <span lang="pl">{GOLD_LETTER}</span></p>' in page
-    assert f"<th>{GOLD_LETTER}</th><td class=\"num\">1</td><td>Answer key</td>" in page
+    # Nobody chose it: the key is named among who gave it, and counted nowhere.
+    assert f"<tr><th>{GOLD_LETTER}</th><td class=\"num\">0</td><td>Answer key</td></tr>" in page
     assert "&quot;id&quot;" not in page
     item_api = client.get(reverse("api_adjudication_item", args=[answered.items[0].pk])).json()
     assert item_api["gold"] == json.loads(gold_line)
@@ -199,3 +200,5 @@ def test_a_revealed_numerals_key_shows_every_accepted_form(client, adjudicator):
     page = client.get(answered.url(answered.items[0])).content.decode()
     assert ('<p class="gold-answer"><strong>Answer key:</strong> <span lang="pl">pięć</span> '
             '(Accepted forms: <span lang="pl">pięć, pięciorga</span>)</p>') in page
+    # The key agrees with one annotator: named beside them, counted once (the answer alone).
+    assert '<tr><th lang="pl">pięć</th><td class="num">1</td><td>Annotator 1, Answer key</td></tr>' in page
