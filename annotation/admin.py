@@ -1,19 +1,24 @@
 """Admin pages for every model, for organizers only.
 
-Records that make up the campaign's history (items, gold, answers and their revisions) are
-read-only here: they are written by the import and annotation flows, which check them.
+Records that make up the campaign's history (items, gold, answers, adjudications and their
+revisions, flags) are read only here: they are written by the import, annotation and
+adjudication flows, which check them, and only a superuser deletes them. Organizer and
+superuser accounts are changed by superusers only (an organizer who could set another
+organizer's password could log in as them).
 """
 
 from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from annotation.models import (
+    Adjudication,
+    AdjudicationRevision,
     Annotation,
     AnnotationRevision,
     Assignment,
@@ -22,7 +27,8 @@ from annotation.models import (
     GoldAnswer,
     Item,
 )
-from annotation.roles import ORGANIZER, has_role
+from annotation.roles import ORGANIZER, has_role, may_manage
+from annotation.services.accounts import ACCOUNT_ROLES
 
 
 def _is_organizer(request: HttpRequest) -> bool:
@@ -52,12 +58,18 @@ class OrganizerOnlyAdmin(OrganizerOnlyMixin, admin.ModelAdmin):
     pass
 
 
-class ReadOnlyAdmin(OrganizerOnlyAdmin):
+class HistoryAdmin(OrganizerOnlyAdmin):
+    """A record of the campaign's history: organizers see it; nobody adds or changes it here
+    (that would bypass the flows' checks and their revisions); only a superuser deletes it."""
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return _is_organizer(request) and request.user.is_superuser
 
 
 @admin.register(Dataset)
@@ -73,7 +85,7 @@ class DatasetAdmin(OrganizerOnlyAdmin):
 
 
 @admin.register(Item)
-class ItemAdmin(ReadOnlyAdmin):
+class ItemAdmin(HistoryAdmin):
     list_display = ["external_id", "dataset", "ordinal"]
     list_filter = ["dataset__subtask", "dataset"]
     search_fields = ["external_id", "dataset__name"]
@@ -81,7 +93,7 @@ class ItemAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GoldAnswer)
-class GoldAnswerAdmin(ReadOnlyAdmin):
+class GoldAnswerAdmin(HistoryAdmin):
     list_display = ["item", "dataset_name"]
     list_filter = ["item__dataset__subtask", "item__dataset"]
     search_fields = ["item__external_id", "item__dataset__name"]
@@ -120,7 +132,7 @@ class RevisionInline(admin.TabularInline):
 
 
 @admin.register(Annotation)
-class AnnotationAdmin(ReadOnlyAdmin):
+class AnnotationAdmin(HistoryAdmin):
     list_display = ["item", "annotator", "status", "version", "active_ms", "updated_at"]
     list_filter = ["status", "item__dataset", "annotator"]
     search_fields = ["item__external_id", "annotator__username", "item__dataset__name"]
@@ -129,11 +141,27 @@ class AnnotationAdmin(ReadOnlyAdmin):
 
 
 @admin.register(AnnotationRevision)
-class AnnotationRevisionAdmin(ReadOnlyAdmin):
+class AnnotationRevisionAdmin(HistoryAdmin):
     list_display = ["annotation", "version", "status", "active_ms", "created_at"]
     list_filter = ["status", "annotation__item__dataset"]
     search_fields = ["annotation__item__external_id", "annotation__annotator__username"]
     list_select_related = ["annotation__item", "annotation__annotator"]
+
+
+@admin.register(Adjudication)
+class AdjudicationAdmin(HistoryAdmin):
+    list_display = ["item", "source", "version", "adjudicator", "decided_at"]
+    list_filter = ["source", "item__dataset"]
+    search_fields = ["item__external_id", "item__dataset__name", "adjudicator__username"]
+    list_select_related = ["item", "adjudicator"]
+
+
+@admin.register(AdjudicationRevision)
+class AdjudicationRevisionAdmin(HistoryAdmin):
+    list_display = ["adjudication", "version", "source", "adjudicator", "created_at"]
+    list_filter = ["source", "adjudication__item__dataset"]
+    search_fields = ["adjudication__item__external_id", "adjudicator__username"]
+    list_select_related = ["adjudication__item", "adjudicator"]
 
 
 @admin.register(Flag)
@@ -147,12 +175,17 @@ class FlagAdmin(OrganizerOnlyAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # A flag is an annotator's word on an item: resolved, never removed, but by a superuser.
+        return _is_organizer(request) and request.user.is_superuser
+
 
 class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
-    """Organizers create and manage the accounts of the campaign; only superusers grant superuser."""
+    """Organizers create and manage annotator and adjudicator accounts; organizer, staff and
+    superuser accounts, and the roles and rights that make one, are a superuser's."""
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return _is_organizer(request) and (request.user.is_superuser or not (obj and obj.is_superuser))
+        return _is_organizer(request) and (obj is None or may_manage(request.user, obj))
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return self.has_change_permission(request, obj)
@@ -160,7 +193,12 @@ class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj=None):
         if request.user.is_superuser:
             return super().get_readonly_fields(request, obj)
-        return ["is_superuser", "user_permissions", "last_login", "date_joined"]
+        return ["is_staff", "is_superuser", "user_permissions", "last_login", "date_joined"]
+
+    def formfield_for_manytomany(self, db_field, request: HttpRequest, **kwargs):
+        if db_field.name == "groups" and not request.user.is_superuser:
+            kwargs["queryset"] = Group.objects.filter(name__in=ACCOUNT_ROLES)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 admin.site.unregister(User)

@@ -105,6 +105,16 @@ class NothingToExport(NotExportable):
         super().__init__([Problem("source", message)])
 
 
+class NotYoursToManage(Refused):
+    """An organizer acted on an organizer's or a superuser's account: those are managed by
+    superusers only (an organizer manages annotator and adjudicator accounts)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__([Problem("user", _(
+            "%(name)s is an organizer or a superuser: only a superuser can change that account."
+        ) % {"name": name})])
+
+
 class NotQualified(Refused):
     """The annotator has not passed the dataset's training round: no real items until they
     pass it, or an organizer lets them retry or releases them."""

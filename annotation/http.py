@@ -5,7 +5,8 @@ A refused answer or file is 422 (Unprocessable Content); a save based on an old 
 answers that cannot be exported conflict with what is stored (409), as do a decision based on
 an old version and one on an item another adjudicator holds; a frozen dataset forbids the
 change (403), as do answering a withdrawn item, adjudicating a dataset one annotates, and
-working on a dataset's items before passing its training round.
+working on a dataset's items before passing its training round, and an organizer's action on
+an organizer's or a superuser's account.
 """
 
 from django.http import StreamingHttpResponse
@@ -19,6 +20,7 @@ from annotation.errors import (
     NotAdjudicatorHere,
     NotExportable,
     NotQualified,
+    NotYoursToManage,
     Refused,
     StaleDecision,
     StaleVersion,
@@ -34,6 +36,7 @@ STATUS = {
     ItemWithdrawn: 403,
     NotAdjudicatorHere: 403,
     NotQualified: 403,
+    NotYoursToManage: 403,
 }
 REFUSED = 422
 

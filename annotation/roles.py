@@ -89,6 +89,13 @@ class UserWithRolesBackend(ModelBackend):
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
+def may_manage(actor: AbstractBaseUser, account: AbstractBaseUser) -> bool:
+    """Whether ``actor`` may act on ``account`` (password link, deactivation, release, roles,
+    the admin's change and delete): a superuser on every account, anyone else only on accounts
+    that are neither organizer, staff nor superuser."""
+    return actor.is_superuser or not (account.is_superuser or account.is_staff or has_role(account, ORGANIZER))
+
+
 def can_see_gold(user: AbstractBaseUser | AnonymousUser, dataset) -> bool:
     """Organizers always; adjudicators once the dataset's gold is revealed to them."""
     return has_role(user, ORGANIZER) or (dataset.gold_revealed and has_role(user, ADJUDICATOR))

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef
 
 from annotation.models import Annotation, Assignment
-from annotation.roles import ROLES
+from annotation.roles import ROLES, may_manage
 
 
 @dataclass(frozen=True)
@@ -21,11 +21,12 @@ class Unanswered:
 class Account:
     user: User
     unanswered: list[Unanswered]  # per dataset, assigned items without a submitted answer
+    manageable: bool  # the viewer may make its password link, deactivate it, release its items
 
 
-def accounts_by_role() -> list[tuple[str, list[Account]]]:
-    """Each role with its accounts by name (an account with two roles is under both);
-    three queries whatever the number of accounts."""
+def accounts_by_role(viewer: User) -> list[tuple[str, list[Account]]]:
+    """Each role with its accounts by name (an account with two roles is under both), as
+    ``viewer`` sees them; three queries whatever the number of accounts."""
     users = User.objects.prefetch_related("groups").order_by("username")
     submitted = Annotation.objects.filter(
         item=OuterRef("item"), annotator=OuterRef("annotator"), status=Annotation.Status.SUBMITTED
@@ -41,7 +42,10 @@ def accounts_by_role() -> list[tuple[str, list[Account]]]:
         unanswered[row["annotator_id"]].append(Unanswered(row["dataset_id"], row["dataset__name"], row["count"]))
     by_role: dict[str, list[Account]] = {role: [] for role in ROLES}
     for user in users:
-        for group in user.groups.all():
-            if group.name in by_role:
-                by_role[group.name].append(Account(user, unanswered.get(user.pk, [])))
+        # The prefetched groups answer has_role without a query of its own.
+        user._polis_group_names = frozenset(group.name for group in user.groups.all())
+        account = Account(user, unanswered.get(user.pk, []), may_manage(viewer, user))
+        for name in user._polis_group_names:
+            if name in by_role:
+                by_role[name].append(account)
     return list(by_role.items())

@@ -4,6 +4,10 @@ A new account has no usable password: the organizer hands its owner a one-time l
 one (Django's password reset confirmation, with a PasswordResetTokenGenerator token). The
 link is made when asked for and never stored; it stops working once a password is set (the
 token covers the password hash) or after PASSWORD_RESET_TIMEOUT.
+
+An organizer acts on annotator and adjudicator accounts only: a password link, deactivation or
+a release of another organizer's or a superuser's account would let one organizer take over
+(or lock out) the accounts that manage the campaign, so those are left to superusers.
 """
 
 import csv
@@ -21,8 +25,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from annotation.errors import Refused
-from annotation.roles import ADJUDICATOR, ANNOTATOR
+from annotation.errors import NotYoursToManage, Refused
+from annotation.roles import ADJUDICATOR, ANNOTATOR, may_manage
 from annotation.services.importing import SourceFile
 from scoring.problems import Problem
 
@@ -36,6 +40,18 @@ _HEADER_NAMES = {NAME_FIELD, "e-mail", EMAIL_FIELD, "login", "username"}
 class NewAccount:
     user: User
     password_link: str  # a path on this site; shown once to the organizer
+
+
+def check_may_manage(actor: User, account: User) -> None:
+    """NotYoursToManage unless ``actor`` may act on ``account``."""
+    if not may_manage(actor, account):
+        raise NotYoursToManage(account.get_username())
+
+
+def new_password_link(account: User, *, by: User) -> str:
+    """A fresh one-time password link for an existing account, made by ``by``."""
+    check_may_manage(by, account)
+    return password_link(account)
 
 
 def password_link(user: User) -> str:
@@ -134,8 +150,10 @@ def _name_problems(name: str, taken: set[str], seen: set[str]) -> list[Problem]:
     return []
 
 
-def set_active(user: User, active: bool) -> None:
+def set_active(user: User, active: bool, *, by: User) -> None:
     """Deactivate (the account can no longer log in; its sessions and tokens stop working) or
-    activate again. Its answers and assignments stay; unanswered items can then be released."""
+    activate again, by ``by``. Its answers and assignments stay; unanswered items can then be
+    released."""
+    check_may_manage(by, user)
     user.is_active = active
     user.save(update_fields=["is_active"])

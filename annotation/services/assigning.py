@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
+from annotation.services.accounts import check_may_manage
 from annotation.errors import Refused
 from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 from annotation.roles import ANNOTATOR, can_see_gold, has_role
@@ -100,12 +101,17 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
     return AssignmentResult(added={user.get_username(): len(ids) for user, ids in new.items() if ids}, removed={})
 
 
-def release(dataset: Dataset, departed: User, annotators: list[User] | None = None) -> AssignmentResult:
+def release(
+    dataset: Dataset, departed: User, annotators: list[User] | None = None, *, by: User | None = None
+) -> AssignmentResult:
     """Move the departed annotator's unanswered items to others, keeping k and the balance.
 
     Items the departed annotator submitted stay theirs. `annotators` is the pool that takes
-    over; by default every other annotator already assigned to the dataset.
+    over; by default every other annotator already assigned to the dataset. `by`: the user
+    who asked (None from the command line), who must be allowed to manage the departed account.
     """
+    if by is not None:
+        check_may_manage(by, departed)
     with transaction.atomic():
         dataset = _lock(dataset)
         submitted = Annotation.objects.filter(

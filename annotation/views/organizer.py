@@ -40,7 +40,7 @@ from annotation.selectors.progress import (
     datasets_overview,
     withdrawn_items,
 )
-from annotation.services.accounts import create_account, create_accounts_from_csv, password_link, set_active
+from annotation.services.accounts import create_account, create_accounts_from_csv, new_password_link, set_active
 from annotation.services.assigning import assign, release
 from annotation.selectors.exports import export_summaries
 from annotation.services.exporting import build_export, build_submission
@@ -219,7 +219,7 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
                     dataset, list(form.cleaned_data["annotators"]), form.cleaned_data["per_item"]
                 )
             else:
-                result = release(dataset, form.cleaned_data["departed"])
+                result = release(dataset, form.cleaned_data["departed"], by=request.user)
         except Refused as refused:
             for message in refused.messages:
                 form.add_error(None, message)
@@ -287,7 +287,7 @@ def accounts(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action")
     one_form = AccountForm(request.POST if action == "create" else None)
     csv_form = AccountsCsvForm(request.POST if action == "csv" else None, request.FILES if action == "csv" else None)
-    problems = []
+    problems, status = [], 200
     links: list[tuple[User, str]] = []
     if request.method == "POST":
         if action in ("create", "csv"):
@@ -300,45 +300,44 @@ def accounts(request: HttpRequest) -> HttpResponse:
                     else:
                         made = create_accounts_from_csv(source=_source(data["accounts"]), role=data["role"])
                 except Refused as refused:
-                    problems = refused.problems
+                    problems, status = refused.problems, refusal_status(refused)
                 else:
                     links = [(new.user, request.build_absolute_uri(new.password_link)) for new in made]
                     one_form, csv_form = AccountForm(), AccountsCsvForm()
         elif action in ("link", "deactivate", "activate", "release"):
             user = _posted_object(request, User, "user")
-            if action == "link":
-                links = [(user, request.build_absolute_uri(password_link(user)))]
-            elif action == "release":
-                dataset = _posted_object(request, Dataset, "dataset")
-                try:
-                    result = release(dataset, user)
-                except Refused as refused:
-                    messages.error(request, str(refused))
-                else:
+            try:
+                if action == "link":
+                    links = [(user, request.build_absolute_uri(new_password_link(user, by=request.user)))]
+                elif action == "release":
+                    result = release(_posted_object(request, Dataset, "dataset"), user, by=request.user)
                     messages.success(request, _("%(count)d assignments added.") % {"count": result.total_added})
-                return redirect("organizer_accounts")
+                else:
+                    set_active(user, action == "activate", by=request.user)
+                    messages.success(
+                        request,
+                        (_("%(name)s can log in again.") if action == "activate" else _("%(name)s can no longer log in."))
+                        % {"name": user.get_username()},
+                    )
+            except Refused as refused:
+                problems, status = refused.problems, refusal_status(refused)
             else:
-                set_active(user, action == "activate")
-                messages.success(
-                    request,
-                    (_("%(name)s can log in again.") if action == "activate" else _("%(name)s can no longer log in."))
-                    % {"name": user.get_username()},
-                )
-                return redirect("organizer_accounts")
+                if action != "link":
+                    return redirect("organizer_accounts")
         else:
             return HttpResponse(status=400)
     return TemplateResponse(
         request,
         "annotation/organizer/accounts.html",
         {
-            "roles": accounts_by_role(),
+            "roles": accounts_by_role(request.user),
             "one_form": one_form,
             "csv_form": csv_form,
             "problems": problems,
             "links": links,
             "link_days": settings.PASSWORD_RESET_TIMEOUT // 86400,
         },
-        status=422 if problems else 200,
+        status=status,
     )
 
 
