@@ -38,8 +38,8 @@ def recreate_database(url: str) -> None:
 
 
 def make_dataset(name: str, n_items: int, annotators):
+    from annotation.answers.normalised import normalised_answer
     from annotation.models import Annotation, Assignment, Dataset, Item
-    from annotation.normalised import normalised_answer
 
     dataset = Dataset.objects.create(name=name, subtask="wsd", source_filename="bench.jsonl", source_sha256="0" * 64)
     items = Item.objects.bulk_create(

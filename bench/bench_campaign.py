@@ -56,7 +56,8 @@ def source_files(subtask: str) -> tuple[bytes, bytes]:
 
 
 def import_campaign() -> list:
-    from annotation.services.importing import SourceFile, import_dataset
+    from annotation.core.files import SourceFile
+    from annotation.datasets.importing import import_dataset
 
     files = {subtask: source_files(subtask) for subtask in SIZES}
     started = time.perf_counter()
@@ -78,7 +79,7 @@ def make_users(prefix: str, count: int) -> list:
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import Group, User
 
-    from annotation.roles import ANNOTATOR
+    from annotation.core.roles import ANNOTATOR
 
     password = make_password(PASSWORD)
     users = User.objects.bulk_create(User(username=f"{prefix}-{n:04d}", password=password) for n in range(count))
@@ -90,8 +91,8 @@ def make_users(prefix: str, count: int) -> list:
 def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -> dict:
     """The demo raters' answer (mostly the gold, sometimes a typical slip); the gold answer
     when the slip is one the item page refuses."""
-    from annotation.rules import rule_refusals
-    from annotation.services.demo_answers import demo_answer, gold_answer
+    from annotation.subtasks.rules import rule_refusals
+    from annotation.demo_answers import demo_answer, gold_answer
 
     answer = demo_answer(subtask, item, gold, rng)
     return gold_answer(subtask, gold) if rule_refusals(subtask, answer, item) else answer
@@ -101,9 +102,9 @@ def answer_campaign(datasets: list, annotators: list) -> None:
     """Every campaign annotator's realistic answer to every item assigned to them."""
     from django.utils import timezone
 
+    from annotation.answers.normalised import normalised_answer
+    from annotation.datasets.assigning import assign
     from annotation.models import Annotation, AnnotationRevision, Assignment
-    from annotation.normalised import normalised_answer
-    from annotation.services.assigning import assign
 
     started = time.perf_counter()
     for dataset in datasets:
@@ -132,10 +133,10 @@ def answer_campaign(datasets: list, annotators: list) -> None:
 def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
     """`count` annotators, each with a queue of QUEUE items of one subtask (the subtasks in
     turn), logged in (a session each) and the realistic answer to each position of their queue."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from importlib import import_module
 
     from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
     from annotation.models import Assignment
 
@@ -245,11 +246,11 @@ def exports_and_reports(datasets: list, annotators: list) -> None:
     """Every source of every dataset exported (each annotator's submission, the majority and
     the adjudicated answers, checked and encoded), its agreement report, its baseline report
     (every source scored with its interval, 1,000 resamples) and the campaign table of all six."""
-    from annotation.errors import NothingToExport
-    from annotation.selectors.agreement import agreement_report
-    from annotation.selectors.report import campaign_report, dataset_report
-    from annotation.services.exporting import build_export, build_submission
-    from annotation.services.reporting import create_campaign
+    from annotation.core.errors import NothingToExport
+    from annotation.results.agreement import agreement_report
+    from annotation.results.exporting import build_export, build_submission
+    from annotation.results.report import campaign_report, dataset_report
+    from annotation.results.services import create_campaign
 
     def timed(key: str, label: str, work) -> None:
         started = time.perf_counter()
@@ -270,9 +271,9 @@ def exports_and_reports(datasets: list, annotators: list) -> None:
                 size = "no item settled, nothing to export"
             report(f"export_{source}_{subtask}_s", f"export of {subtask}, {source} ({size})",
                    time.perf_counter() - started, "s", 2)
-        timed(f"report_{subtask}_s", f"agreement report of {subtask}", lambda: agreement_report(dataset))
+        timed(f"report_{subtask}_s", f"agreement report of {subtask}", lambda dataset=dataset: agreement_report(dataset))
         timed(f"baseline_report_{subtask}_s", f"baseline report of {subtask} (every source, 1,000 resamples)",
-              lambda: dataset_report(dataset))
+              lambda dataset=dataset: dataset_report(dataset))
     campaign = create_campaign(name="campaign-benchmark", datasets=datasets)
     timed("campaign_report_s", "campaign table of the six datasets (1,000 resamples)", lambda: campaign_report(campaign))
 

@@ -99,9 +99,10 @@ def long_passage(count: int) -> dict:
 def make_passage():
     from django.contrib.auth.models import Group, User
 
-    from annotation.roles import ANNOTATOR
-    from annotation.services.assigning import assign
-    from annotation.services.importing import SourceFile, import_dataset
+    from annotation.core.files import SourceFile
+    from annotation.core.roles import ANNOTATOR
+    from annotation.datasets.assigning import assign
+    from annotation.datasets.importing import import_dataset
 
     annotator = User.objects.create_user("bench-annotator", password=PASSWORD)
     annotator.groups.add(Group.objects.get_or_create(name=ANNOTATOR)[0])
@@ -145,7 +146,7 @@ def edit_times(base_url: str, dataset_pk: int, annotator) -> None:
         edits = [timed(lambda: page.click("#discourse-make-root"))]  # DU 1 is selected on arrival
         for number in range(2, UNITS + 1):
             page.click(f'.du-row[data-number="{number}"] .du-text')
-            edits.append(timed(lambda: page.click(f'.du-row[data-number="{number - 1}"] .du-set-head')))
+            edits.append(timed(lambda number=number: page.click(f'.du-row[data-number="{number - 1}"] .du-set-head')))
 
         unattached = page.locator(".du-row .du-unattached").count()
         roots = page.locator(".du-row.is-root").count()

@@ -45,8 +45,8 @@ django.setup()
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 from annotation.models import Annotation
-from annotation.services.assigning import assign
-from annotation.services.importing import SourceFile, import_dataset
+from annotation.datasets.assigning import assign
+from annotation.datasets.importing import SourceFile, import_dataset
 name, inputs_path, answers_path = sys.argv[1:]
 dataset = import_dataset(subtask="commas", name=name, inputs=SourceFile(name="inputs.jsonl", data=open(inputs_path, "rb").read()))
 group = Group.objects.get_or_create(name="annotator")[0]

@@ -15,7 +15,6 @@ line per figure and merges them under "next_item" into bench/results.json.
 """
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -69,9 +68,10 @@ TIMING_HOOKS = """(() => {
 def make_queues(items: int) -> tuple[object, dict[str, int]]:
     from django.contrib.auth.models import Group, User
 
-    from annotation.roles import ANNOTATOR
-    from annotation.services.assigning import assign
-    from annotation.services.importing import SourceFile, import_dataset
+    from annotation.core.files import SourceFile
+    from annotation.core.roles import ANNOTATOR
+    from annotation.datasets.assigning import assign
+    from annotation.datasets.importing import import_dataset
 
     annotator = User.objects.create_user("bench-annotator", password=PASSWORD)
     annotator.groups.add(Group.objects.get_or_create(name=ANNOTATOR)[0])

@@ -66,13 +66,12 @@ def drop_database() -> None:
 def load(key: str, count: int):
     """A dataset of ``count`` items with gold, 5 annotators' answers to every item and a model."""
     from django.contrib.auth.models import User
+    from django.db import connection
     from django.utils import timezone as django_time
 
-    from django.db import connection
-
+    from annotation.answers.normalised import normalised_answer
     from annotation.models import Annotation, Assignment, Dataset, GoldAnswer, Item, ModelSubmission
-    from annotation.normalised import normalised_answer
-    from annotation.services.exporting import jsonl_bytes
+    from annotation.results.exporting import jsonl_bytes
 
     rng = random.Random(f"report/{key}/{count}")
     inputs, gold = scaled(read_jsonl(DATA / key / "dev.inputs.jsonl"), read_jsonl(DATA / key / GOLD[key]), count, key)
@@ -107,8 +106,8 @@ def load(key: str, count: int):
 
 
 def measure(dataset) -> dict:
-    from annotation.report_plots import report_plots
-    from annotation.selectors.report import dataset_report
+    from annotation.results.plots import report_plots
+    from annotation.results.report import dataset_report
 
     seconds, cpu_seconds, plot_seconds = [], [], []
     for _ in range(RUNS):

@@ -75,9 +75,10 @@ def campaign_inputs(n_items: int, source: Path = SOURCE) -> bytes:
 def make_campaign(n_items: int, n_annotators: int):
     from django.contrib.auth.models import Group, User
 
-    from annotation.roles import ANNOTATOR
-    from annotation.services.assigning import assign
-    from annotation.services.importing import SourceFile, import_dataset
+    from annotation.core.files import SourceFile
+    from annotation.core.roles import ANNOTATOR
+    from annotation.datasets.assigning import assign
+    from annotation.datasets.importing import import_dataset
 
     group = Group.objects.get_or_create(name=ANNOTATOR)[0]
     annotators = []
@@ -191,7 +192,7 @@ def gunicorn(workers: int):
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("gunicorn did not start")
+                    raise SystemExit("gunicorn did not start") from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -16,11 +16,11 @@ the next item included), "elapsed", its own "cpu_seconds",
 import argparse
 import http.client
 import json
+import os
 import random
 import re
 import sys
 import threading
-import os
 import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit

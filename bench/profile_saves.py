@@ -99,7 +99,7 @@ class Gunicorn:
                 break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise SystemExit("gunicorn did not start")
+                    raise SystemExit("gunicorn did not start") from None
                 time.sleep(0.1)
         time.sleep(0.5)
         self.worker = int(Path(f"/proc/{self.server.pid}/task/{self.server.pid}/children").read_text().split()[0])
@@ -153,15 +153,15 @@ def setup() -> None:
 def annotator_with_queue(dataset, length: int, tag: str):
     """A new annotator with a queue of `length` items of the dataset, logged in; the realistic answers."""
     import random
+    from importlib import import_module
 
+    from bench_campaign import realistic_answer
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
-    from importlib import import_module
 
+    from annotation.core.roles import ANNOTATOR
     from annotation.models import Assignment
-    from annotation.roles import ANNOTATOR
-    from bench_campaign import realistic_answer
 
     user = User.objects.create_user(f"profile-{tag}-{time.time_ns()}", password=None)
     user.groups.add(Group.objects.get_or_create(name=ANNOTATOR)[0])
@@ -209,7 +209,7 @@ def page_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
     cookie += f"; csrftoken={csrf}"
     body = page.body
     cpu = []
-    for number in range(saves):
+    for _ in range(saves):
         token = field(body, "csrfmiddlewaretoken")
         position = int(path.rstrip("/").rsplit("/", 1)[1])
         fields = {"csrfmiddlewaretoken": token, "answer": json.dumps(answers[position - 1]), "version": field(body, "version"),

@@ -146,7 +146,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Django's ModelBackend, loading a session's user with their roles in one query.
 # django-axes first: it refuses a locked-out login before any password is checked.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "annotation.roles.UserWithRolesBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "annotation.core.roles.UserWithRolesBackend"]
 
 # Login throttling (django-axes): failures are counted in the database (its default handler),
 # so every worker and instance sees the same count. A lock-out is per user name and address,
@@ -184,12 +184,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "annotation.api.authentication.ExpiringTokenAuthentication",
+        "annotation.accounts.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's defaults, with its JSON parser refusing bodies nested too deeply to read (400, not 500).
     "DEFAULT_PARSER_CLASSES": [
-        "annotation.api.parsers.JSONParser",
+        "annotation.core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from annotation.converters import IdConverter, PositionConverter
+from annotation.core.converters import IdConverter, PositionConverter
 from polis_site import errors
 
 # Before the URL modules that use them are included.
@@ -10,7 +10,7 @@ register_converter(PositionConverter, "position")
 
 handler500 = errors.server_error
 
-from annotation.views.home import favicon
+from annotation.annotate.views import favicon
 
 urlpatterns = [
     path("favicon.ico", favicon),
@@ -18,6 +18,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/", include("annotation.api.urls")),
+    path("api/", include("annotation.api_urls")),
     path("", include("annotation.urls")),
 ]

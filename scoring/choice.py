@@ -15,7 +15,15 @@ from collections import Counter
 
 from scoring.metrics import prf, ratio
 from scoring.problems import Problem
-from scoring.reliability import AnswerTable, Figures, fleiss_kappa, fleiss_units, majority_by_value, nominal_alpha, observed_agreement
+from scoring.reliability import (
+    AnswerTable,
+    Figures,
+    fleiss_kappa,
+    fleiss_units,
+    majority_by_value,
+    nominal_alpha,
+    observed_agreement,
+)
 
 LABELS = ("A", "B", "C", "D")
 ANSWER_FIELDS = ("answer",)

@@ -60,7 +60,7 @@ def get_status(url: str, timeout: float = 5) -> int:
 SETUP = """
 import json
 from rest_framework.authtoken.models import Token
-from annotation.services.importing import SourceFile, import_dataset
+from annotation.datasets.importing import SourceFile, import_dataset
 from tests.factories import assign_in_order, make_user
 from tests.security.conftest import sample_records
 records = [{**sample_records("commas", 1)[0], "id": f"c{n}"} for n in range(%(items)d)]

@@ -14,7 +14,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.test import Client
 
 from bench.load import Session, field
-from tests.servers import PYTHON, BASE_DIR, ThrowawayPostgres, get_status, gunicorn, manage, server_env, set_up
+from tests.servers import BASE_DIR, PYTHON, ThrowawayPostgres, get_status, gunicorn, manage, server_env, set_up
+
 
 def test_the_gunicorn_configuration_sets_what_production_needs():
     env = server_env("sqlite:///:memory:")

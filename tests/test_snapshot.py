@@ -1,4 +1,4 @@
-"""Exports and reports read a dataset as it was at their first query (annotation.snapshot)."""
+"""Exports and reports read a dataset as it was at their first query (annotation.core.snapshot)."""
 
 import threading
 
@@ -6,10 +6,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
 
+from annotation.core.snapshot import one_snapshot
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import Item
-from annotation.services.exporting import DatasetReads
-from annotation.services.organizing import withdraw_item
-from annotation.snapshot import one_snapshot
+from annotation.results.exporting import DatasetReads
 from tests.factories import make_dataset, make_user
 from tests.widgets.test_commas import RECORD
 

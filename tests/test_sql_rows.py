@@ -1,13 +1,13 @@
-"""annotation.sql_rows: hand-written reads and writes give what the ORM gives."""
+"""annotation.core.sql_rows: hand-written reads and writes give what the ORM gives."""
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
-from annotation import sql_rows
+from annotation.core import sql_rows
+from annotation.core.roles import UserWithRolesBackend
 from annotation.models import Annotation, AnnotationRevision
-from annotation.roles import UserWithRolesBackend
 from tests.annotate.conftest import wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
 

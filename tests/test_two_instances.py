@@ -5,12 +5,10 @@ CSRF, an autosave sent again and a stale save's refusal hold across them."""
 import json
 import re
 
-import pytest
 from django.conf import settings
 
 from bench.load import Session, field
 from tests.servers import BASE_DIR, NGINX_CONFIG, ThrowawayPostgres, gunicorn, nginx, server_env, set_up, spare_port
-
 
 
 def test_the_deployed_upload_limit_is_the_applications():

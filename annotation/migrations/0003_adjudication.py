@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from annotation.normalised import normalised_answer
+from annotation.answers.normalised import normalised_answer
 
 
 def normalise_submitted_answers(apps, schema_editor):

@@ -5,8 +5,19 @@ from __future__ import annotations
 
 import re
 
-from scoring.choice import (ANSWER_FIELDS, COUNT_NAMES, ITEM_FIGURE, LABELS, agreement_figures, answer_value, check_answer, combine,
-                            line_counts, majority, normalise)
+from scoring.choice import (
+    ANSWER_FIELDS,
+    COUNT_NAMES,
+    ITEM_FIGURE,
+    LABELS,
+    agreement_figures,
+    answer_value,
+    check_answer,
+    combine,
+    line_counts,
+    majority,
+    normalise,
+)
 from scoring.problems import Problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",

@@ -4,9 +4,8 @@ project."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from collections import Counter
+from collections.abc import Hashable
 
 from scoring.metrics import column_totals, ratio
 from scoring.problems import Problem

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from collections import Counter
 
 from scoring.metrics import ratio

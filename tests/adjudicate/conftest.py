@@ -7,12 +7,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from annotation.annotate.queue import item_page_of_item
+from annotation.annotate.services import save_answer
 from annotation.models import Assignment, Dataset, Item
-from annotation.selectors.queue import item_page_of_item
-from annotation.services.annotating import save_answer
 from tests.annotate.conftest import wsd_records
 from tests.factories import make_dataset, make_user
-
 
 # Users are named here, leaving the factories' name counter (which seeds the assignment
 # orders other tests check) as it was.

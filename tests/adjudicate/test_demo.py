@@ -5,8 +5,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from annotation.adjudicate import selectors as cases
 from annotation.models import Adjudication, Dataset
-from annotation.selectors import adjudication as cases
 from tests.adjudicate.conftest import person
 
 pytestmark = pytest.mark.django_db

@@ -13,11 +13,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from annotation.errors import NothingToExport
+from annotation.adjudicate.services import save_decision
+from annotation.core.errors import NothingToExport
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import Flag
-from annotation.services import exporting
-from annotation.services.adjudicating import save_decision
-from annotation.services.organizing import withdraw_item
+from annotation.results import exporting
 from tests.adjudicate.conftest import person, submit, wsd_answered
 from tests.factories import make_user
 

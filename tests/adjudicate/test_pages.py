@@ -5,8 +5,8 @@ import json
 import pytest
 from django.urls import reverse
 
+from annotation.adjudicate.services import set_adjudication_settings
 from annotation.models import Adjudication
-from annotation.services.organizing import set_adjudication_settings
 from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
 
 pytestmark = pytest.mark.django_db

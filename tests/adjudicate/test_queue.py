@@ -3,14 +3,13 @@
 from datetime import timedelta
 
 import pytest
-
 from django.utils import timezone
 
-from annotation.errors import ClaimedByOther, NotAdjudicatorHere, Refused, StaleDecision
+from annotation.adjudicate import selectors as cases
+from annotation.adjudicate import services as adjudicating
+from annotation.core.errors import ClaimedByOther, NotAdjudicatorHere, Refused, StaleDecision
+from annotation.datasets.organizing import set_frozen
 from annotation.models import Adjudication, AdjudicationClaim, Dataset
-from annotation.selectors import adjudication as cases
-from annotation.services import adjudicating
-from annotation.services.organizing import set_frozen
 from tests.adjudicate.conftest import person, submit, wsd_answered
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +108,7 @@ def test_the_final_answer_passes_the_annotators_checks(adjudicator):
 
 
 def test_a_withdrawn_item_leaves_the_queue(adjudicator):
-    from annotation.services.organizing import resolve_flag
+    from annotation.datasets.organizing import resolve_flag
 
     answered = wsd_answered([["A", "B"], ["C", "D"]])
     first, second = answered.items

@@ -2,13 +2,14 @@
 
 import pytest
 
-from annotation.differences import differences
+from annotation.adjudicate import selectors as cases
+from annotation.adjudicate import services as adjudicating
+from annotation.adjudicate.services import set_adjudication_settings
+from annotation.core.errors import Refused
+from annotation.datasets.assigning import assign
+from annotation.datasets.organizing import set_frozen
 from annotation.models import Adjudication
-from annotation.selectors import adjudication as cases
-from annotation.services import adjudicating
-from annotation.errors import Refused
-from annotation.services.assigning import assign
-from annotation.services.organizing import set_adjudication_settings, set_frozen
+from annotation.subtasks.differences import differences
 from tests.adjudicate.conftest import person, submit, wsd_answered
 from tests.factories import make_dataset
 
@@ -102,8 +103,8 @@ def test_differences_in_each_subtasks_terms():
 
 
 def test_a_withdrawn_item_leaves_agreement_and_is_listed_there(client):
-    from annotation.selectors.agreement import agreement_report
-    from annotation.services.organizing import withdraw_item
+    from annotation.datasets.organizing import withdraw_item
+    from annotation.results.agreement import agreement_report
 
     answered = wsd_answered([["A", "B"], ["C", "C"], ["D", "D"]])
     organizer = person("organizer")
@@ -120,8 +121,8 @@ def test_a_withdrawn_item_leaves_agreement_and_is_listed_there(client):
 
 
 def test_a_withdrawn_item_leaves_the_export_and_is_listed_there():
-    from annotation.services.exporting import build_submission
-    from annotation.services.organizing import withdraw_item
+    from annotation.datasets.organizing import withdraw_item
+    from annotation.results.exporting import build_submission
 
     answered = wsd_answered([["A", "B"], ["C", None]])
     withdraw_item(answered.items[0], person("organizer"), "Zepsute.")

@@ -5,11 +5,11 @@ a bounded number of queries."""
 import pytest
 from django.urls import reverse
 
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import Annotation, Assignment
-from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import wsd_records
-from tests.item_pages import item_url
 from tests.factories import assign_in_order, make_dataset, make_user
+from tests.item_pages import item_url
 
 COMMAS = {"id": "c1", "sentence_with_positions": "Na [1] plaży [2] kobieta [3] stawia [4] dziecko."}
 ANSWERS = {

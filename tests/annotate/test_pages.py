@@ -7,10 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotation.widgets import WIDGETS
+from annotation.subtasks.widgets import WIDGETS
 from tests.annotate.conftest import GOLD_MARK, morphosyntax_records, wsd_records
-from tests.item_pages import htmx_get, htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
+from tests.item_pages import htmx_get, htmx_post, item_url
 
 pytestmark = pytest.mark.django_db
 

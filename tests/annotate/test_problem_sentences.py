@@ -4,7 +4,7 @@ no JSON; the API keeps the field and the code."""
 import pytest
 from django.utils import translation
 
-from annotation.problem_texts import PROBLEM_TEXTS, SENTENCES, TREE_PROBLEM_TEXTS, sentence, sentences
+from annotation.subtasks.problem_texts import PROBLEM_TEXTS, SENTENCES, TREE_PROBLEM_TEXTS, sentence, sentences
 from scoring.problems import Problem
 
 FIELD_PATH = ("[", "]", "_", "commas", "optional", "answer:", "discourse_units")

@@ -5,12 +5,12 @@ import re
 import pytest
 from django.urls import reverse
 
+from annotation.datasets.organizing import withdraw_item
+from annotation.datasets.progress import annotator_progress
 from annotation.models import Annotation
-from annotation.selectors.progress import annotator_progress
-from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import wsd_records
-from tests.item_pages import htmx_post, item_url, next_location
 from tests.factories import assign_in_order, make_dataset, make_user
+from tests.item_pages import htmx_post, item_url, next_location
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Rules for people (annotation.rules): applied by the save service for the page and the API
+"""Rules for people (annotation.subtasks.rules): applied by the save service for the page and the API
 alike, never by the scorer; and the subtask titles, the scorer's, in Polish."""
 
 import pytest
@@ -7,7 +7,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from annotation.models import Annotation, Dataset
-from annotation.rules import RULES, rule_refusals
+from annotation.subtasks.rules import RULES, rule_refusals
 from scoring.subtasks import SUBTASKS
 from scoring.validation import answer_problems
 from tests.factories import assign_in_order, make_dataset, make_user

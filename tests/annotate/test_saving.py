@@ -7,10 +7,10 @@ import pytest
 from django.core import signing
 from django.urls import reverse
 
+from annotation.annotate.queue import item_page
+from annotation.annotate.services import CLOCK_SALT, save_answer
+from annotation.core.errors import StaleVersion
 from annotation.models import Annotation, AnnotationRevision, Flag
-from annotation.errors import StaleVersion
-from annotation.selectors.queue import item_page
-from annotation.services.annotating import CLOCK_SALT, save_answer
 from tests.item_pages import htmx_post, item_url, next_location
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from annotation.api.serializers import AnnotationSerializer
+from annotation.annotate.serializers import AnnotationSerializer
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import Annotation, AnnotationRevision, Assignment
-from annotation.services.organizing import withdraw_item
 from tests.annotate.conftest import GOLD_MARK, wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
 

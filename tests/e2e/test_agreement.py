@@ -4,8 +4,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from annotation.selectors.agreement import agreement_report
-from annotation.services.demo_answers import submit_demo_answers
+from annotation.demo_answers import submit_demo_answers
+from annotation.results.agreement import agreement_report
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample
 

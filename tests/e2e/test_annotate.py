@@ -218,8 +218,8 @@ def test_a_change_that_never_reached_the_server_is_restored_after_reload(page: P
 
 
 def test_the_raw_json_form_answers_by_keyboard(page: Page, login, open_item, queue, page_errors, monkeypatch):
-    from annotation import widgets
-    from annotation.widgets.raw import raw_widget
+    from annotation.subtasks import widgets
+    from annotation.subtasks.widgets.raw import raw_widget
 
     monkeypatch.setitem(widgets.WIDGETS, "wsd", raw_widget("wsd"))  # the fallback of a subtask without a widget
     annotator, dataset = queue

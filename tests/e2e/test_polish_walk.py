@@ -11,7 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset
-from annotation.selectors.training import training_items
+from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASK_KEYS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
 from tests.factories import make_user

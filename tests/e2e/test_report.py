@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from annotation.models import ModelSubmission
-from annotation.report_formats import FORMATS
+from annotation.results.formats import FORMATS
 from tests.factories import make_user
 from tests.organizer.test_report import model_file, wsd_dataset  # noqa: F401 (fixture)
 
@@ -69,7 +69,7 @@ def test_the_report_shows_sources_plots_and_downloads_and_takes_a_model_by_keybo
         with page.expect_download() as download_info:
             figure.get_by_role("link", name="SVG").click()
         download = download_info.value
-        assert re.fullmatch(rf"wsd-tiny\.report\.[\w.-]+\.svg", download.suggested_filename)
+        assert re.fullmatch(r"wsd-tiny\.report\.[\w.-]+\.svg", download.suggested_filename)
         drawn = open(download.path(), encoding="utf-8").read()
         assert drawn.startswith("<svg") and f"<title>{title}</title>" in drawn
     scores = page.locator("#plot-scores")

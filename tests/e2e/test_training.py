@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from annotation.datasets.assigning import assign
 from annotation.models import TrainingRound
-from annotation.services.assigning import assign
 from tests.training.conftest import EXPLANATION_MARK, annotator, dataset, training_pool  # noqa: F401 (fixtures)
 from tests.training.test_widget_partials import PARTIAL_REQUESTS, training_item_of
 from tests.widgets.test_morphosyntax import CORRECTED

@@ -3,7 +3,6 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-
 ATTACK = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\"> & \"q\" 'a'"
 
 RECORDS = {

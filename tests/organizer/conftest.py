@@ -7,8 +7,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from annotation.core.files import SourceFile
+from annotation.datasets.importing import import_dataset
 from annotation.models import Annotation, Dataset
-from annotation.services.importing import SourceFile, import_dataset
 from scoring.subtasks import SUBTASK_KEYS, get_subtask
 
 DEMO_DATA = Path(settings.BASE_DIR) / "demo" / "data"

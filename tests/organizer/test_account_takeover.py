@@ -7,16 +7,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
-from annotation.models import (
-    Adjudication,
-    AdjudicationRevision,
-    Annotation,
-    AnnotationRevision,
-    Assignment,
-    Flag,
-    GoldAnswer,
-)
-from annotation.services.assigning import assign
+from annotation.datasets.assigning import assign
+from annotation.models import Adjudication, AdjudicationRevision, Annotation, AnnotationRevision, Assignment, Flag, GoldAnswer
 from tests.factories import make_dataset, make_user
 from tests.organizer.conftest import import_sample, submit_answers
 

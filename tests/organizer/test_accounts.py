@@ -9,10 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from annotation.accounts.services import create_account, create_accounts_from_csv
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
 from annotation.models import Assignment
-from annotation.errors import Refused
-from annotation.services.accounts import create_account, create_accounts_from_csv
-from annotation.services.importing import SourceFile
 from tests.factories import make_dataset, make_user
 
 URL = reverse("organizer_accounts")

@@ -2,8 +2,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation, AnnotationRevision, Flag
-from annotation.services.assigning import assign
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample, submit_answers
 

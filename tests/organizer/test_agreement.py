@@ -12,10 +12,10 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
 
+from annotation.demo_answers import submit_demo_answers
 from annotation.models import Annotation, Dataset
-from annotation.selectors.agreement import agreement_report
-from annotation.services.demo_answers import submit_demo_answers
-from annotation.services.exporting import build_submission, jsonl_bytes
+from annotation.results.agreement import agreement_report
+from annotation.results.exporting import build_submission, jsonl_bytes
 from scoring.subtasks import SUBTASK_KEYS
 from tests.factories import make_dataset, make_user
 from tests.organizer.conftest import import_sample

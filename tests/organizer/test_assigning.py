@@ -7,9 +7,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from annotation.core.errors import Refused
+from annotation.datasets.assigning import assign, release
 from annotation.models import Annotation, Assignment
-from annotation.errors import Refused
-from annotation.services.assigning import assign, release
 from tests.factories import make_dataset, make_user
 
 pytestmark = pytest.mark.django_db

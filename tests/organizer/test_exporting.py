@@ -7,10 +7,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from annotation.core.errors import NotExportable
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation, Assignment, Dataset, GoldAnswer, Item
-from annotation.services.assigning import assign
-from annotation.errors import NotExportable
-from annotation.services.exporting import build_submission
+from annotation.results.exporting import build_submission
 from scoring.subtasks import get_subtask
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample, sample_files, submit_answers

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation
-from annotation.services import exporting
-from annotation.services.assigning import assign
+from annotation.results import exporting
 from scoring.subtasks import get_subtask
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample, sample_files, submit_answers

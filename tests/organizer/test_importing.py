@@ -4,9 +4,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets.importing import import_dataset, import_gold
 from annotation.models import Dataset, GoldAnswer, Item
-from annotation.errors import Refused
-from annotation.services.importing import SourceFile, import_dataset, import_gold
 from tests.organizer.conftest import import_sample, sample_files, source
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from annotation.errors import Refused
-from annotation.problem_texts import DETAILED_TEXTS, for_organizer
-from annotation.services.importing import SourceFile, import_dataset
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets.importing import import_dataset
+from annotation.subtasks.problem_texts import DETAILED_TEXTS, for_organizer
 from scoring.validation import check_gold, check_inputs
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample

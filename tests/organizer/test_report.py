@@ -17,16 +17,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation.errors import Refused
+from annotation.answers.normalised import normalised_answer
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation, Campaign, ModelSubmission
-from annotation.normalised import normalised_answer
-from annotation.report_plots import report_plots
-from annotation.selectors.agreement import agreement_report
-from annotation.selectors.report import campaign_report, dataset_report
-from annotation.services.assigning import assign
-from annotation.services.exporting import build_submission, jsonl_bytes
-from annotation.services.importing import SourceFile
-from annotation.services.reporting import create_campaign, upload_model_submission
+from annotation.results.agreement import agreement_report
+from annotation.results.exporting import build_submission, jsonl_bytes
+from annotation.results.plots import report_plots
+from annotation.results.report import campaign_report, dataset_report
+from annotation.results.services import create_campaign, upload_model_submission
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.organizer.conftest import import_sample, sample_files, submit_answers
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
-from annotation.services.assigning import assign
 from tests.factories import make_dataset, make_user
 from tests.item_pages import htmx_post
 from tests.organizer.conftest import import_sample, sample_files, submit_answers

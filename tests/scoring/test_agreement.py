@@ -1,9 +1,9 @@
 """scoring.reliability and scoring.agreement: hand-computed cases, and the test-only references
 (krippendorff, statsmodels)."""
 
+import random
 from collections import Counter
 from fractions import Fraction
-import random
 
 import krippendorff
 import numpy as np

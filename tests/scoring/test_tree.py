@@ -1,7 +1,7 @@
 """scoring.subtasks.discourse.tree_problems: every problem code, by hand."""
 
-from scoring.subtasks.discourse import RELATIONS, TREE_MESSAGES, tree_problems
 from scoring.subtasks import load_schema
+from scoring.subtasks.discourse import RELATIONS, TREE_MESSAGES, tree_problems
 
 DU_IDS = ["1", "2", "3", "4"]
 

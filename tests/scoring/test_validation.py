@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS, get_subtask
-from scoring.validation import (answer_problems, check_gold, check_inputs, check_submission, draft_problems,
-                                submission_line)
+from scoring.validation import answer_problems, check_gold, check_inputs, check_submission, draft_problems, submission_line
 
 DATA = Path(__file__).resolve().parents[2] / "demo" / "data"
 GOLD_FILE = {key: "dev.SYNTHETIC-gold.jsonl" if key == "discourse" else "dev.gold.jsonl" for key in SUBTASK_KEYS}

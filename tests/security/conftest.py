@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 
 import pytest
-
 from django.contrib.auth.models import User
 from django.test import Client
 

@@ -1,8 +1,8 @@
 """Every page and endpoint needs a login; error pages are the project's own, translated, and
 show no internals; an annotator's partials and writes reach only their own items."""
 
-import re
 import json
+import re
 
 import pytest
 from django.test import Client, override_settings
@@ -10,8 +10,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from annotation.models import Flag
 from tests.annotate.conftest import GOLD_MARK
-from tests.item_pages import htmx_get, htmx_post, item_url
 from tests.factories import make_user
+from tests.item_pages import htmx_get, htmx_post, item_url
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets.importing import import_dataset, import_gold
 from annotation.models import Annotation, Dataset, Flag, GoldAnswer, Item
-from annotation.errors import Refused
-from annotation.services.importing import SourceFile, import_dataset, import_gold
 from tests.annotate.conftest import wsd_records
-from tests.item_pages import htmx_post, item_url
 from tests.factories import assign_in_order, make_dataset, make_user
+from tests.item_pages import htmx_post, item_url
 
 pytestmark = pytest.mark.django_db
 

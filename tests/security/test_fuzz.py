@@ -16,9 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from annotation.errors import Refused
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets.importing import import_dataset
 from annotation.models import Annotation, Dataset, Item
-from annotation.services.importing import SourceFile, import_dataset
 from tests.item_pages import htmx_post
 from tests.security.conftest import make_queue, sample_records
 

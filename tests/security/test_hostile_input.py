@@ -14,13 +14,14 @@ from django.core.management.base import CommandError
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from annotation import limits
-from annotation.errors import Refused
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.datasets import importing
+from annotation.datasets.importing import import_dataset
 from annotation.models import Annotation, Dataset, Item
-from annotation.services import importing
-from annotation.services.importing import SourceFile, import_dataset
-from tests.item_pages import htmx_post
+from annotation.subtasks import limits
 from tests.factories import assign_in_order, make_user
+from tests.item_pages import htmx_post
 from tests.security.conftest import client_of, make_queue, sample_records
 
 pytestmark = pytest.mark.django_db

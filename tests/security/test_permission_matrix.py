@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.regex_helper import normalize
 
+from annotation.annotate.queue import item_page_of_item
+from annotation.annotate.services import save_answer
 from annotation.models import Annotation, Assignment
-from annotation.selectors.queue import item_page_of_item
-from annotation.services.annotating import save_answer
 from tests.annotate.conftest import GOLD_MARK
 from tests.factories import make_user
 
@@ -68,7 +68,7 @@ APPLICATION = {
     "training_round":        "302/302 404/405 404/405 403/403 403/403",
     "training_item":         "302/302 404/404 404/404 403/403 403/403",
     # The favicon is public: a redirect to the static file.
-    "annotation.views.home.favicon": "302/405 302/405 302/405 302/405 302/405",
+    "annotation.annotate.views.favicon": "302/405 302/405 302/405 302/405 302/405",
     # Django's account pages: the same for everyone, but a password change needs a login.
     "login":                  "200/200 200/200 200/200 200/200 200/200",
     "logout":                 "405/302 405/302 405/302 405/302 405/302",
@@ -135,7 +135,7 @@ def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
     values = {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
     for name in ("api_adjudication_item", "api_adjudication_claim", "api_adjudication_decision", "api_withdraw"):
         values[name] = {**common, "pk": str(item.pk)}
-    for name, form, _ in every_url(get_resolver()):
+    for name, _form, _ in every_url(get_resolver()):
         model = name.removeprefix("admin:").rsplit("_", 1)[0].split("_", 1)[-1]
         if name.startswith("admin:") and model in objects:
             values[name] = {**common, "object_id": str(objects[model].pk)}
@@ -155,7 +155,7 @@ def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str,
     _, _, users = campaign_data
     cells = {}
     clients = {role: client_of(users[role]) for role in ROLES}
-    for name, form, parameters in every_url(get_resolver()):
+    for name, form, _parameters in every_url(get_resolver()):
         url = "/" + form % values.get(name, values[""])
         for role in ROLES:
             client = clients[role]
@@ -198,7 +198,7 @@ def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
             wrong.append(f"{method} {url} as {role}: {status}, expected {want}")
         if role in ("anonymous", "annotator", "other_annotator", "adjudicator") and GOLD_MARK in body:
             wrong.append(f"{method} {url} as {role}: the gold canary in the response")
-        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language", "annotation.views.home.favicon"):
+        if status == 302 and role == "anonymous" and name not in ("logout", "admin:logout", "set_language", "annotation.annotate.views.favicon"):
             login = "/admin/login/" if name.startswith("admin:") else "/accounts/login/"
             if not location.startswith(login):
                 wrong.append(f"{method} {url} as {role}: sent to {location}, not to {login}")

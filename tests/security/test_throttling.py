@@ -5,10 +5,10 @@ throttled (DRF, counted in the database cache), tokens expire and organizers rev
 from datetime import timedelta
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
-from axes.models import AccessAttempt
 from rest_framework.authtoken.models import Token
 
 from tests.factories import DEFAULT_PASSWORD, make_user

@@ -6,21 +6,21 @@ import statistics
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from annotation.annotate import queue as queues
+from annotation.annotate.services import save_answer
+from annotation.datasets.assigning import assign, is_control_position, release
 from annotation.models import Assignment, Dataset
-from annotation.selectors import queue as queues
-from annotation.selectors.agreement import counted_items, dataset_answers
-from annotation.selectors.exports import export_summaries
-from annotation.selectors.report import dataset_report
-from annotation.selectors.training import ControlSeries, control_accuracy, control_alerts, training_procedure
-from annotation.services import training
-from annotation.services.annotating import save_answer
-from annotation.services.assigning import assign, is_control_position, release
-from annotation.services.exporting import build_export, build_submission
+from annotation.results.agreement import counted_items, dataset_answers
+from annotation.results.exporting import build_export, build_submission
+from annotation.results.exports import export_summaries
+from annotation.results.report import dataset_report
+from annotation.training import services as training
+from annotation.training.selectors import ControlSeries, control_accuracy, control_alerts, training_procedure
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

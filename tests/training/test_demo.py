@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Assignment, Dataset, Explanation, GoldAnswer, Item
-from annotation.selectors.training import pool, training_items
+from annotation.training.selectors import pool, training_items
 
 pytestmark = pytest.mark.django_db
 

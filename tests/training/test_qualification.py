@@ -8,11 +8,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from annotation.datasets.assigning import assign
 from annotation.models import Annotation, TrainingAnswer, TrainingRound
-from annotation.selectors.agreement import dataset_answers
-from annotation.services import training as training_service
-from annotation.services.assigning import assign
-from annotation.services.exporting import build_submission
+from annotation.results.agreement import dataset_answers
+from annotation.results.exporting import build_submission
+from annotation.training import services as training_service
 from tests.training.conftest import EXPLANATION_MARK
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from annotation.annotate import queue as queues
+from annotation.datasets.assigning import assign
 from annotation.models import Dataset, TrainingRound
-from annotation.selectors import queue as queues
-from annotation.selectors.training import training_procedure
-from annotation.services import training
-from annotation.services.assigning import assign
+from annotation.training import services as training
+from annotation.training.selectors import training_procedure
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Dataset
-from annotation.widgets import WIDGETS
+from annotation.subtasks.widgets import WIDGETS
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.item_pages import assigned_item, htmx_post
 from tests.training.conftest import make_pool

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from annotation.models import Annotation
-from annotation.widgets import WIDGETS
-from annotation.widgets.commas import Piece, context, marker_keys, sentence_pieces
+from annotation.subtasks.widgets import WIDGETS
+from annotation.subtasks.widgets.commas import Piece, context, marker_keys, sentence_pieces
 from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Na [1] plaży [2] kobieta [3] stawia [4] małe [5] dziecko [6] na [7] deskorolce [8]."

@@ -8,12 +8,11 @@ import pytest
 from django.utils import translation
 
 from annotation.models import Annotation
-from annotation.problem_texts import TREE_PROBLEM_TEXTS
-from annotation.widgets import WIDGETS
-from annotation.widgets.discourse import tree_view, units_in_text_order
+from annotation.subtasks.problem_texts import TREE_PROBLEM_TEXTS
+from annotation.subtasks.widgets import WIDGETS
+from annotation.subtasks.widgets.discourse import tree_view, units_in_text_order
 from scoring.subtasks.discourse import PASSAGE, TREE_MESSAGES, tree_problems
 from tests.item_pages import HOSTILE, assigned_item, htmx_get, htmx_post
-
 
 
 def passage(count: int, split: bool = True) -> dict:

@@ -10,10 +10,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils.html import strip_tags
 
-from annotation.discourse_relations import RELATION_GUIDES
-from annotation.widgets import WIDGETS
-from scoring.subtasks.discourse import RELATIONS
+from annotation.subtasks.discourse_relations import RELATION_GUIDES
+from annotation.subtasks.widgets import WIDGETS
 from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks.discourse import RELATIONS
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "data"
 # What a guideline must not say: where it came from, what models are told about their output,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from annotation import rules
-from annotation.widgets.morphosyntax import DiffPiece, word_diff
+from annotation.subtasks import rules
+from annotation.subtasks.widgets.morphosyntax import DiffPiece, word_diff
 from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Atmosfera jest układem chaotycznemu, dlatego małe zmiany może mieć duży wpływ."

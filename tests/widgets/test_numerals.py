@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from annotation import rules
 from annotation.models import Annotation
-from annotation.numeral_forms import check_words, is_numeral_form
+from annotation.subtasks import rules
+from annotation.subtasks.numeral_forms import check_words, is_numeral_form
 from tests.item_pages import HOSTILE, assigned_item
 
 SAMPLE_GOLD = Path(settings.BASE_DIR, "demo", "data", "numerals", "dev.gold.jsonl")

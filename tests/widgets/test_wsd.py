@@ -5,7 +5,7 @@ import re
 import pytest
 
 from annotation.models import Annotation
-from annotation.widgets.markup import NUMERAL_TARGET, POSITION, WSD_TARGET, element, highlight, mark_up
+from annotation.subtasks.widgets.markup import NUMERAL_TARGET, POSITION, WSD_TARGET, element, highlight, mark_up
 from tests.item_pages import HOSTILE, assigned_item
 
 RECORD = {

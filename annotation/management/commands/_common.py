@@ -10,9 +10,9 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from annotation.errors import Refused
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
 from annotation.models import Campaign, Dataset
-from annotation.services.importing import SourceFile
 from scoring.problems import Problem
 
 

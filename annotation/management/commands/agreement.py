@@ -1,5 +1,5 @@
 from annotation.management.commands._common import DataCommand, dataset_named
-from annotation.selectors.agreement import dataset_answers
+from annotation.results.agreement import dataset_answers
 from scoring.agreement import agreement_figures, figures_text
 
 

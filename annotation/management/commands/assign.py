@@ -1,7 +1,7 @@
 from django.core.management.base import CommandError
 
+from annotation.datasets.assigning import assign, release
 from annotation.management.commands._common import DataCommand, dataset_named, user_named, users_named
-from annotation.services.assigning import assign, release
 
 
 class Command(DataCommand):

@@ -3,10 +3,10 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, campaign_named, dataset_named
-from annotation.report_formats import FORMATS, campaign_file, report_file
-from annotation.report_plots import report_plots
-from annotation.selectors.report import DEFAULT_SEED, campaign_report, dataset_report
-from annotation.services.exporting import write_atomically
+from annotation.results.exporting import write_atomically
+from annotation.results.formats import FORMATS, campaign_file, report_file
+from annotation.results.plots import report_plots
+from annotation.results.report import DEFAULT_SEED, campaign_report, dataset_report
 
 
 class Command(DataCommand):

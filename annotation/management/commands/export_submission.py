@@ -1,8 +1,8 @@
 from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, dataset_named
-from annotation.selectors.training import below_control_threshold
-from annotation.services.exporting import FILLS, FORMATS, build_export, write_export
+from annotation.results.exporting import FILLS, FORMATS, build_export, write_export
+from annotation.training.selectors import below_control_threshold
 
 
 class Command(DataCommand):

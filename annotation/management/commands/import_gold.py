@@ -1,5 +1,5 @@
+from annotation.datasets.importing import import_gold
 from annotation.management.commands._common import DataCommand, dataset_named, source_file
-from annotation.services.importing import import_gold
 
 
 class Command(DataCommand):

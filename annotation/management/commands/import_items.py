@@ -1,8 +1,8 @@
 from django.core.management.base import CommandError
 
+from annotation.datasets.importing import import_dataset
 from annotation.management.commands._common import DataCommand, dataset_named, source_file
-from annotation.services.importing import import_dataset
-from annotation.services.training import import_pool
+from annotation.training.services import import_pool
 from scoring.subtasks import SUBTASK_KEYS
 
 

@@ -7,14 +7,15 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import CommandError
 from django.db import transaction
 
+from annotation.core.files import SourceFile
+from annotation.core.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER
+from annotation.datasets.assigning import assign
+from annotation.datasets.importing import import_dataset
+from annotation.demo_answers import submit_demo_answers
 from annotation.management.commands._common import DataCommand, source_file
 from annotation.models import Dataset
-from annotation.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER
-from annotation.selectors.training import pool
-from annotation.services.assigning import assign
-from annotation.services.demo_answers import submit_demo_answers
-from annotation.services.importing import SourceFile, import_dataset
-from annotation.services.training import EXPLANATION_FIELD, import_pool, set_qualification
+from annotation.training.selectors import pool
+from annotation.training.services import EXPLANATION_FIELD, import_pool, set_qualification
 from scoring.subtasks import SUBTASK_KEYS
 
 DEMO_PASSWORD = "polis-demo"

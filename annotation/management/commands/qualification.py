@@ -4,8 +4,8 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from annotation.management.commands._common import DataCommand, dataset_named, user_named, users_named
-from annotation.selectors.training import training_procedure
-from annotation.services import training
+from annotation.training import services as training
+from annotation.training.selectors import training_procedure
 
 
 class Command(DataCommand):

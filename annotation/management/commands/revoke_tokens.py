@@ -1,5 +1,5 @@
+from annotation.accounts.tokens import revoke_tokens
 from annotation.management.commands._common import DataCommand, users_named
-from annotation.services.tokens import revoke_tokens
 
 
 class Command(DataCommand):

@@ -4,7 +4,7 @@ from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, add_dataset_and_annotator
 from annotation.models import GoldAnswer
-from annotation.services.exporting import build_submission, jsonl_bytes
+from annotation.results.exporting import build_submission, jsonl_bytes
 from scoring.evaluate import score_files
 
 

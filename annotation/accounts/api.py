@@ -1,0 +1,25 @@
+"""The view that hands out API tokens (throttled; expiry in annotation.accounts.authentication)."""
+
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from annotation.accounts.tokens import issue_token
+
+
+class ObtainExpiringToken(ObtainAuthToken):
+    """POST username and password: your token (a new one when the old one has expired).
+    Throttled per address (the "token" rate); wrong passwords also count towards the login lock-out."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "token"
+
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = issue_token(serializer.validated_data["user"])
+        return Response({"token": token.key})
+
+
+obtain_token = ObtainExpiringToken.as_view()

@@ -1,0 +1,160 @@
+"""Annotator and adjudicator accounts made by organizers, without the admin or an e-mail server.
+
+A new account has no usable password: the organizer hands its owner a one-time link to set
+one (Django's password reset confirmation, with a PasswordResetTokenGenerator token). The
+link is made when asked for and never stored; it stops working once a password is set (the
+token covers the password hash) or after PASSWORD_RESET_TIMEOUT.
+
+An organizer acts on annotator and adjudicator accounts only: a password link, deactivation or
+a release of another organizer's or a superuser's account would let one organizer take over
+(or lock out) the accounts that manage the campaign, so those are left to superusers.
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.contrib.auth.models import Group, User
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.core.roles import ADJUDICATOR, ANNOTATOR, check_may_manage
+from scoring.problems import Problem
+
+# The roles an organizer gives here; organizers themselves are made with createsuperuser/the admin.
+ACCOUNT_ROLES = (ANNOTATOR, ADJUDICATOR)
+
+
+NAME_FIELD, EMAIL_FIELD = "name", "email"
+
+
+_HEADER_NAMES = {NAME_FIELD, "e-mail", EMAIL_FIELD, "login", "username"}
+
+
+@dataclass(frozen=True)
+class NewAccount:
+    user: User
+    password_link: str  # a path on this site; shown once to the organizer
+
+
+
+
+def new_password_link(account: User, *, by: User) -> str:
+    """A fresh one-time password link for an existing account, made by ``by``."""
+    check_may_manage(by, account)
+    return password_link(account)
+
+
+def password_link(user: User) -> str:
+    """A fresh one-time link (path) at which the user sets their password."""
+    return reverse(
+        "password_reset_confirm",
+        kwargs={"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": default_token_generator.make_token(user)},
+    )
+
+
+def create_account(*, name: str, email: str, role: str) -> NewAccount:
+    """One account, or Refused naming the faulty field."""
+    cleaned, problems = _checked_rows([(None, name, email)], file=None)
+    if problems:
+        raise Refused(problems)
+    return _create(cleaned, role)[0]
+
+
+def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccount]:
+    """Accounts from CSV lines "name,e-mail" (a header line of those words may come first);
+    all or nothing."""
+    try:
+        with source.open() as stream:
+            text = stream.read().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise Refused(
+            [Problem("file", _("is not UTF-8 text (byte %(offset)d).") % {"offset": error.start}, "encoding", file=source.name)]
+        ) from None
+    rows: list[tuple[int, str, str]] = []
+    problems: list[Problem] = []
+    for number, cells in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+        if not any(cell.strip() for cell in cells):
+            continue
+        if not rows and not problems and {cell.strip().lower() for cell in cells} <= _HEADER_NAMES:
+            continue  # the header line
+        if len(cells) != 2:
+            problems.append(
+                Problem("line", _("needs two columns, name and e-mail; it has %(count)d.") % {"count": len(cells)},
+                        "columns", file=source.name, line=number)
+            )
+            continue
+        rows.append((number, cells[0], cells[1]))
+    cleaned, row_problems = _checked_rows(rows, file=source.name)
+    problems += row_problems
+    if not rows and not problems:
+        problems.append(Problem("file", _("holds no accounts."), "empty", file=source.name))
+    if problems:
+        raise Refused(sorted(problems, key=lambda problem: problem.line or 0))
+    return _create(cleaned, role)
+
+
+def _checked_rows(rows: list[tuple[int | None, str, str]], file: str | None) -> tuple[list[tuple[str, str]], list[Problem]]:
+    """(line, name, e-mail) rows as (name, e-mail) without surrounding spaces, and their
+    problems (located at `file` and the line when there is a file)."""
+    problems: list[Problem] = []
+    cleaned: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    taken = set(User.objects.filter(username__in=[name.strip() for _, name, _ in rows]).values_list("username", flat=True))
+    for line, raw_name, raw_email in rows:
+        name, email = raw_name.strip(), raw_email.strip()
+        found = _name_problems(name, taken, seen)
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                found.append(Problem(EMAIL_FIELD, _("“%(email)s” is not an e-mail address.") % {"email": email}, "email"))
+        problems += [problem.at(file, line) for problem in found] if file else found
+        seen.add(name)
+        cleaned.append((name, email))
+    return cleaned, problems
+
+
+def _create(rows: list[tuple[str, str]], role: str) -> list[NewAccount]:
+    if role not in ACCOUNT_ROLES:
+        raise Refused([Problem("role", _("must be annotator or adjudicator."), "role")])
+    group = Group.objects.get(name=role)
+    with transaction.atomic():
+        users = [User.objects.create_user(username=name, email=email) for name, email in rows]
+        group.user_set.add(*users)
+    return [NewAccount(user=user, password_link=password_link(user)) for user in users]
+
+
+def _name_problems(name: str, taken: set[str], seen: set[str]) -> list[Problem]:
+    if not name:
+        return [Problem(NAME_FIELD, _("is empty."), "required")]
+    max_length = User._meta.get_field("username").max_length
+    if len(name) > max_length:
+        return [Problem(NAME_FIELD, _("is longer than %(max)d characters.") % {"max": max_length}, "too_long")]
+    try:
+        UnicodeUsernameValidator()(name)
+    except ValidationError:
+        return [Problem(NAME_FIELD, _("“%(name)s” may hold only letters, digits and @ . + - _.") % {"name": name}, "invalid")]
+    if name in taken:
+        return [Problem(NAME_FIELD, _("an account named “%(name)s” exists already.") % {"name": name}, "exists")]
+    if name in seen:
+        return [Problem(NAME_FIELD, _("“%(name)s” is given twice.") % {"name": name}, "duplicate")]
+    return []
+
+
+def set_active(user: User, active: bool, *, by: User) -> None:
+    """Deactivate (the account can no longer log in; its sessions and tokens stop working) or
+    activate again, by ``by``. Its answers and assignments stay; unanswered items can then be
+    released."""
+    check_may_manage(by, user)
+    user.is_active = active
+    user.save(update_fields=["is_active"])

@@ -1,0 +1,161 @@
+"""REST API for annotators (and organizers' read access to datasets and items, and to agreement).
+
+An annotator sees only datasets they have work in, only their assigned items, and only their
+own annotations; saves go through the same service as the item page. Gold is never served.
+"""
+
+from django.db.models import IntegerField, OuterRef, Subquery, Value
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotation.annotate import queue as queues
+from annotation.annotate import services as annotating
+from annotation.annotate.serializers import (
+    AnnotationCreateSerializer,
+    AnnotationSerializer,
+    AnnotationWriteSerializer,
+    DatasetSerializer,
+    ItemSerializer,
+)
+from annotation.core.converters import BIGINT_MAX
+from annotation.core.errors import NotQualified, Refused
+from annotation.core.http import refusal_data, refusal_status
+from annotation.core.roles import ANNOTATOR, ORGANIZER, has_role, require_role
+from annotation.core.serializers import RefusalSerializer
+from annotation.models import Annotation, Assignment, Dataset, Item
+
+
+class Pages(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+
+
+@extend_schema(responses=DatasetSerializer(many=True))
+@api_view(["GET"])
+def dataset_list(request: Request) -> Response:
+    """Annotators: the datasets they have work in, with their progress. Organizers: all datasets."""
+    require_role(request, ANNOTATOR, ORGANIZER)
+    mine = queues.datasets_with_work(request.user) if has_role(request.user, ANNOTATOR) else []
+    datasets = Dataset.objects.order_by("name") if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]
+    context = {"mine": {entry.dataset.pk: entry for entry in mine}}
+    return Response(DatasetSerializer(datasets, many=True, context=context).data)
+
+
+@extend_schema(responses=ItemSerializer(many=True))
+@api_view(["GET"])
+def dataset_items(request: Request, pk: int) -> Response:
+    """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
+    require_role(request, ANNOTATOR, ORGANIZER)
+    context = {}
+    if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+        if not queues.is_qualified(request.user, pk):
+            refusal = NotQualified()
+            return Response(refusal_data(refusal), status=refusal_status(refusal))
+        context["annotator_of"] = Dataset.objects.values_list("subtask", flat=True).get(pk=pk)
+        items = (
+            Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
+            .annotate(position=Subquery(
+                Assignment.objects.filter(item=OuterRef("pk"), annotator=request.user).values("position")[:1]
+            ))
+            .order_by("position")
+        )
+    elif has_role(request.user, ORGANIZER):
+        get_object_or_404(Dataset, pk=pk)
+        items = Item.objects.filter(dataset_id=pk).annotate(position=Value(None, IntegerField())).order_by("ordinal")
+    else:
+        raise NotFound
+    paginator = Pages()
+    page = paginator.paginate_queryset(items.only("id", "external_id", "payload", "withdrawn_at"), request)
+    return paginator.get_paginated_response(ItemSerializer(page, many=True, context=context).data)
+
+
+def _save(request: Request, item_id: int, data: dict, created_status: int) -> Response:
+    page = queues.item_page_of_item(request.user, item_id)
+    if page is None:
+        raise NotFound
+    try:
+        outcome = annotating.save_answer(
+            page=page,
+            answer=data["answer"],
+            submit=data["status"] == Annotation.Status.SUBMITTED,
+            based_on_version=data["version"],
+            active_ms=data["active_ms"],
+            confirmed=data["confirmed"],
+        )
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    created = outcome.changed and outcome.annotation.version == 1
+    outcome.annotation.assigned_dataset_id = page.dataset_id
+    return Response(
+        # Built from what the save read: the item is not loaded again.
+        AnnotationSerializer(outcome.annotation, context={"page": page}).data,
+        status=created_status if created else status.HTTP_200_OK,
+    )
+
+
+def _own_annotations(request: Request):
+    """The user's answers, each with the dataset its item was assigned in (``assigned_dataset_id``)."""
+    assigned_in = Assignment.objects.filter(item=OuterRef("item"), annotator=request.user).values("dataset_id")[:1]
+    return (
+        Annotation.objects.filter(annotator=request.user)
+        .select_related("item")
+        .annotate(assigned_dataset_id=Subquery(assigned_in))
+        .order_by("pk")
+    )
+
+
+@extend_schema(
+    methods=["GET"],
+    parameters=[OpenApiParameter("dataset", int, description="Only the answers in this dataset.")],
+    responses=AnnotationSerializer(many=True),
+)
+@extend_schema(
+    methods=["POST"],
+    request=AnnotationCreateSerializer,
+    responses={201: AnnotationSerializer, 200: AnnotationSerializer, 422: RefusalSerializer,
+               403: RefusalSerializer, 409: RefusalSerializer},
+)
+@api_view(["GET", "POST"])
+def annotation_list(request: Request) -> Response:
+    """Your own answers; POST saves the answer to one of your assigned items (201 when it is
+    the first save, 200 when an identical answer was already stored and nothing was written)."""
+    require_role(request, ANNOTATOR)
+    if request.method == "GET":
+        annotations = _own_annotations(request)
+        dataset = request.query_params.get("dataset", "")
+        if dataset.isdecimal():  # isdigit() would let "²" through to int()
+            # An id past the column's range names no dataset: an empty list.
+            annotations = annotations.filter(assigned_dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
+        paginator = Pages()
+        page = paginator.paginate_queryset(annotations, request)
+        return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)
+    incoming = AnnotationCreateSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    return _save(request, incoming.validated_data["item"], incoming.validated_data, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    methods=["PUT"],
+    request=AnnotationWriteSerializer,
+    responses={200: AnnotationSerializer, 422: RefusalSerializer, 403: RefusalSerializer, 409: RefusalSerializer},
+)
+@extend_schema(methods=["GET"], responses=AnnotationSerializer)
+@api_view(["GET", "PUT"])
+def annotation_detail(request: Request, pk: int) -> Response:
+    """One of your answers; PUT saves a new version of it (send the version you saw)."""
+    require_role(request, ANNOTATOR)
+    annotation = get_object_or_404(_own_annotations(request), pk=pk)
+    if request.method == "GET":
+        return Response(AnnotationSerializer(annotation).data)
+    incoming = AnnotationWriteSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)

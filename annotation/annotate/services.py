@@ -1,0 +1,265 @@
+"""An annotator's writes: saving answers (drafts and submits), skipping, flagging.
+
+One service for the item page and the API, so both validate, version and time answers alike.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+from django.core import signing
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from annotation.adjudicate.services import settle_by_majority
+from annotation.annotate.queue import ItemPage
+from annotation.answers.normalised import normalised_answer
+from annotation.answers.refusals import _shape_refusals, answer_refusals
+from annotation.core import sql_rows
+from annotation.core.errors import DatasetFrozen, ItemWithdrawn, NeedsConfirmation, NotQualified, Refused, StaleVersion
+from annotation.core.storable import unstorable
+from annotation.models import Annotation, AnnotationRevision, Assignment, Flag
+from annotation.subtasks import limits
+from annotation.subtasks.problem_texts import for_annotator
+from annotation.subtasks.rules import rule_caution
+from scoring.problems import Problem
+from scoring.validation import draft_problems
+
+CLOCK_SALT = "annotation.active-time-clock"
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    annotation: Annotation
+    changed: bool  # False: the same answer was already stored, nothing was written
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def start_clock(page: ItemPage) -> str:
+    """A signed note of when this page (or save) was served, for crediting active time."""
+    return signing.dumps([page.annotator_id, page.item_id, _now_ms()], salt=CLOCK_SALT)
+
+
+def _clock_started_ms(token: str | None, page: ItemPage) -> int | None:
+    if not token:
+        return None
+    try:
+        user_id, item_id, started_ms = signing.loads(token, salt=CLOCK_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if user_id != page.annotator_id or item_id != page.item_id:
+        return None
+    return started_ms
+
+
+def _credited_ms(claimed_ms: int, started_ms: int | None, annotation: Annotation | None) -> int:
+    """The claimed active time, never more than the wall-clock time since the later of the
+    page being served and the last save (no clock and no earlier save: nothing is credited)."""
+    since = [started_ms] if started_ms is not None else []
+    if annotation is not None:
+        since.append(int(annotation.updated_at.timestamp() * 1000))
+    if not since:
+        return 0
+    return max(0, min(claimed_ms, _now_ms() - max(since)))
+
+
+def _refusals(page: ItemPage, answer: object, submit: bool) -> list[Problem]:
+    if submit:
+        return answer_refusals(page.subtask, answer, page.payload)
+    return _shape_refusals(page.subtask, answer, page.payload) or [
+        for_annotator(problem) for problem in draft_problems(page.subtask, answer)
+    ]
+
+
+def _locked_annotation(page: ItemPage) -> Annotation | None:
+    """The stored answer to the assignment's item, locked until the transaction ends (the
+    ORM's select_for_update, hand-written: building that query took longer than running it)."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {sql_rows.columns(Annotation, 'a')} FROM {sql_rows.quoted(Annotation)} a"
+            f" WHERE a.item_id = %s AND a.annotator_id = %s{lock}",
+            [page.item_id, page.annotator_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else sql_rows.instance(Annotation, row)
+
+
+# What a save writes: every field of a new annotation, the answer's fields of a stored one, a revision.
+INSERTED_FIELDS = (
+    "item_id", "annotator_id", "answer", "status", "active_ms", "version", "created_at", "updated_at", "submitted_at",
+    "normalised_answer", "metadata",
+)
+
+
+UPDATED_FIELDS = (
+    "answer", "status", "active_ms", "version", "submitted_at", "normalised_answer", "metadata", "updated_at",
+)
+
+
+REVISION_FIELDS = ("annotation_id", "version", "answer", "status", "active_ms", "created_at")
+
+
+# The annotation's fields its revision copies, in REVISION_FIELDS' order.
+REVISED_FIELDS = ("id", "version", "answer", "status", "active_ms", "created_at")
+
+
+def save_answer(
+    *,
+    page: ItemPage,
+    answer: object,
+    submit: bool,
+    based_on_version: int,
+    active_ms: int = 0,
+    clock: str | None = None,
+    confirmed: bool = False,
+) -> SaveOutcome:
+    """Store the annotator's answer to an assigned item as a draft or submitted.
+
+    ``based_on_version`` is the version the annotator last saw (0: none yet). Sending what is
+    already stored succeeds and writes nothing; a different answer based on an old version is
+    refused (StaleVersion), as is any change once the dataset is frozen (DatasetFrozen) or the
+    item withdrawn (ItemWithdrawn). Every real save bumps the version and appends an
+    AnnotationRevision. A submit the subtask's rules caution about is refused
+    (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's metadata
+    with the annotation (any other save clears it).
+    """
+    if not page.qualified:
+        raise NotQualified
+    if page.frozen:
+        raise DatasetFrozen
+    if page.withdrawn:
+        raise ItemWithdrawn
+    refusals = _refusals(page, answer, submit)
+    if refusals:
+        raise Refused(refusals)
+    caution = rule_caution(page.subtask, answer, page.payload) if submit else None
+    if caution is not None and not confirmed:
+        raise NeedsConfirmation.because(caution.message)
+    metadata = caution.metadata if caution is not None else {}
+    status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
+    normalised = normalised_answer(page.subtask, answer) if submit else ""
+    try:
+        # Nothing was stored when the page was read: on PostgreSQL, try the one-statement first save.
+        if page.answer_status is None and connection.vendor == "postgresql":
+            annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
+            if _stored_as_first(annotation):
+                return _saved(page, annotation, submit)
+        with transaction.atomic():
+            annotation = _locked_annotation(page)
+            if (
+                annotation is not None
+                and annotation.answer == answer
+                and annotation.status == status
+                and annotation.metadata == metadata
+            ):
+                return SaveOutcome(annotation, changed=False)
+            if annotation is not None and annotation.version != based_on_version:
+                raise StaleVersion(annotation)
+            if annotation is not None and annotation.status == Annotation.Status.SUBMITTED and not submit:
+                raise Refused.because(_("This answer is already submitted: save a change with “Save & next”."))
+            # Hand-written writes (annotation.core.sql_rows): the ORM's took longer to build than to run.
+            if annotation is None:
+                annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
+                sql_rows.insert(annotation, INSERTED_FIELDS)
+            else:
+                annotation.answer = answer
+                annotation.status = status
+                annotation.active_ms += _credited_ms(active_ms, _clock_started_ms(clock, page), annotation)
+                annotation.version += 1
+                annotation.normalised_answer = normalised
+                annotation.metadata = metadata
+                annotation.updated_at = timezone.now()
+                if submit:
+                    annotation.submitted_at = annotation.updated_at
+                sql_rows.update(annotation, UPDATED_FIELDS)
+            revision = AnnotationRevision(
+                annotation_id=annotation.pk,
+                version=annotation.version,
+                answer=answer,
+                status=status,
+                active_ms=annotation.active_ms,
+                created_at=annotation.updated_at,
+            )
+            sql_rows.insert(revision, REVISION_FIELDS)
+    except IntegrityError:
+        # A first save from another tab created the annotation between our read and write.
+        current = Annotation.objects.get(item_id=page.item_id, annotator_id=page.annotator_id)
+        if current.answer == answer and current.status == status and current.metadata == metadata:
+            return SaveOutcome(current, changed=False)
+        raise StaleVersion(current) from None
+    return _saved(page, annotation, submit)
+
+
+def _saved(page: ItemPage, annotation: Annotation, submit: bool) -> SaveOutcome:
+    if submit and page.auto_majority:
+        settle_by_majority(page.item_id)
+    return SaveOutcome(annotation, changed=True)
+
+
+def _new_annotation(
+    page: ItemPage, answer: dict, status: str, normalised: str, metadata: dict, active_ms: int, clock: str | None
+) -> Annotation:
+    """The first answer to the assignment's item, not stored yet."""
+    now = timezone.now()
+    return Annotation(
+        item_id=page.item_id,
+        annotator_id=page.annotator_id,
+        answer=answer,
+        status=status,
+        active_ms=_credited_ms(active_ms, _clock_started_ms(clock, page), None),
+        version=1,
+        created_at=now,
+        updated_at=now,
+        submitted_at=now if status == Annotation.Status.SUBMITTED else None,
+        normalised_answer=normalised,
+        metadata=metadata,
+    )
+
+
+@cache
+def _first_save_sql() -> str:
+    return (
+        f"WITH saved AS ({sql_rows.insert_sql(Annotation, INSERTED_FIELDS)}"
+        f" ON CONFLICT ({sql_rows.column_list(Annotation, ('item_id', 'annotator_id'))}) DO NOTHING"
+        f" RETURNING {sql_rows.column_list(Annotation, REVISED_FIELDS)})"
+        f" INSERT INTO {sql_rows.quoted(AnnotationRevision)} ({sql_rows.column_list(AnnotationRevision, REVISION_FIELDS)})"
+        f" SELECT * FROM saved RETURNING {sql_rows.column_list(AnnotationRevision, ('annotation_id',))}"
+    )
+
+
+def _stored_as_first(annotation: Annotation) -> bool:
+    """PostgreSQL: store the first answer to an item and its revision in one statement, which
+    is atomic by itself: no transaction to open and commit, no row to lock (one round trip to
+    the database instead of five). False, and nothing written, when the item already has an
+    answer of the annotator (another tab saved since the page was read): then the locking
+    path decides."""
+    with connection.cursor() as cursor:
+        cursor.execute(_first_save_sql(), sql_rows.prepared(annotation, INSERTED_FIELDS))
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    sql_rows.stored(annotation, row[0])
+    return True
+
+
+def skip(page: ItemPage) -> None:
+    """Send the item to the end of the annotator's queue (it keeps its number)."""
+    Assignment.objects.filter(pk=page.assignment_id).update(skipped_at=timezone.now())
+
+
+def raise_flag(page: ItemPage, comment: str) -> Flag:
+    comment = comment.strip()
+    if not comment:
+        raise Refused.because(_("Say in a comment what is wrong with this item."))
+    if unstorable(comment):
+        raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
+    if limits.comment_problems(comment):
+        raise Refused.because(_("The comment is too long: at most %(limit)s characters.") % {"limit": limits.MAX_COMMENT})
+    return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

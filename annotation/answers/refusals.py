@@ -1,0 +1,41 @@
+"""What makes an answer unfit to store, whoever sends it (an annotator's save, a training answer,
+an adjudicator's edited decision): its shape by the scorer's checks, then the rules that guide
+a person answering. One pipeline for every writer of answers."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from annotation.core.storable import UNSTORABLE, unstorable_fields
+from annotation.subtasks import limits
+from annotation.subtasks.problem_texts import for_annotator
+from annotation.subtasks.rules import rule_refusals
+from scoring.problems import Problem
+from scoring.validation import answer_problems
+
+
+def _shape_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
+    """What no answer may be, draft or submitted: empty, not an object, too deep, unstorable,
+    beyond the size limits of its item."""
+    if answer is None or answer == {}:
+        return [Problem("", _("Nothing is chosen or typed yet."))]
+    if not isinstance(answer, dict):
+        return [Problem("", _("The answer must be a JSON object with the answer fields."))]
+    # Depth first: it bounds what every later check walks through.
+    if limits.too_deep(answer):
+        return [for_annotator(limits.depth_problem("answer"))]
+    unstorable_found = [
+        for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
+    ]
+    if unstorable_found:
+        return unstorable_found
+    return [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+
+
+def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
+    """Why ``answer`` cannot be a submitted answer of the item ``payload`` (empty: it can):
+    the limits, the subtask's answer check and the app's answer rules. Adjudicated answers pass it too."""
+    found = _shape_refusals(subtask, answer, payload) or [
+        for_annotator(problem) for problem in answer_problems(subtask, answer, payload)
+    ]
+    return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]

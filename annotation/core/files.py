@@ -1,0 +1,88 @@
+"""Files that come in: a source file read once as a stream (an upload or a path on disk), the
+upload limit, and the refusal of an upload over it."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest
+from django.template.defaultfilters import filesizeformat
+from django.template.response import TemplateResponse
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """An uploaded or read file: its name (as reported in problems) and its bytes, given as
+    ``data`` or read from ``path`` (line by line, never whole)."""
+
+    name: str
+    data: bytes | None = None
+    path: str | None = None
+
+    def open(self) -> BinaryIO:
+        return io.BytesIO(self.data) if self.data is not None else open(self.path, "rb")  # noqa: SIM115
+
+    @property
+    def sha256(self) -> str:
+        digest = hashlib.sha256()
+        with self.open() as stream:
+            while block := stream.read(1 << 20):
+                digest.update(block)
+        return digest.hexdigest()
+
+
+def uploaded_source(upload: UploadedFile) -> SourceFile:
+    """Read from the upload's temporary file, line by line (small uploads stay in memory)."""
+    if hasattr(upload, "temporary_file_path"):
+        return SourceFile(name=upload.name, path=upload.temporary_file_path())
+    return SourceFile(name=upload.name, data=upload.read())
+
+
+def upload_too_large(request: HttpRequest) -> bool:
+    """Whether the request body is larger than the upload limit (known from its Content-Length
+    before any of it is read: the refusal comes at once, not after the upload)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > settings.POLIS_MAX_UPLOAD_BYTES
+    except ValueError:
+        return False
+
+
+def refuse_upload(request: HttpRequest, template: str, context: dict) -> TemplateResponse:
+    messages.error(request, upload_limit_sentence())
+    response = TemplateResponse(request, template, context, status=413)
+    # The body is not read: the connection cannot be used for another request.
+    response["Connection"] = "close"
+    return response
+
+
+def upload_limit_sentence() -> str:
+    """The sentence the upload pages state, and refuse a larger file with."""
+    return gettext(
+        "The largest file this page takes is %(size)s; import a larger one with the command "
+        "“manage.py import_items” (see the README)."
+    ) % {"size": filesizeformat(settings.POLIS_MAX_UPLOAD_BYTES)}
+
+
+class UploadField(forms.FileField):
+    """A file field stating the upload limit; static/annotation/upload_limit.js refuses a
+    larger file in the browser before it is sent, the view refuses it from its Content-Length."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", lazy(upload_limit_sentence, str)())
+        super().__init__(**kwargs)
+
+    def widget_attrs(self, widget):
+        return {
+            **super().widget_attrs(widget),
+            "data-max-bytes": lazy(lambda: str(settings.POLIS_MAX_UPLOAD_BYTES), str)(),
+            "data-too-large": lazy(upload_limit_sentence, str)(),
+        }

@@ -1,0 +1,69 @@
+"""Admin pages of datasets, their items, gold, assignments and flags. Items and gold are history:
+read only, deleted by superusers only."""
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
+from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item
+
+
+@admin.register(Dataset)
+class DatasetAdmin(OrganizerOnlyAdmin):
+    list_display = ["name", "subtask", "frozen", "gold_synthetic", "gold_revealed", "created_by", "created_at"]
+    list_filter = ["subtask", "frozen", "gold_synthetic", "gold_revealed"]
+    search_fields = ["name", "source_filename", "source_sha256"]
+    readonly_fields = ["subtask", "source_filename", "source_sha256", "created_by", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A dataset is made by importing a checked inputs file, never by hand.
+        return False
+
+
+@admin.register(Item)
+class ItemAdmin(HistoryAdmin):
+    list_display = ["external_id", "dataset", "ordinal"]
+    list_filter = ["dataset__subtask", "dataset"]
+    search_fields = ["external_id", "dataset__name"]
+    list_select_related = ["dataset"]
+
+
+@admin.register(GoldAnswer)
+class GoldAnswerAdmin(HistoryAdmin):
+    list_display = ["item", "dataset_name"]
+    list_filter = ["item__dataset__subtask", "item__dataset"]
+    search_fields = ["item__external_id", "item__dataset__name"]
+    list_select_related = ["item__dataset"]
+
+    @admin.display(description="dataset", ordering="item__dataset__name")
+    def dataset_name(self, gold: GoldAnswer) -> str:
+        return gold.item.dataset.name
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(OrganizerOnlyAdmin):
+    list_display = ["item", "annotator", "dataset", "position", "skipped_at", "created_at"]
+    list_filter = ["dataset", "annotator"]
+    search_fields = ["item__external_id", "annotator__username", "dataset__name"]
+    list_select_related = ["item", "annotator", "dataset"]
+    readonly_fields = ["dataset", "item", "annotator", "position", "skipped_at", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Assignments come from the assignment flow, which keeps k, balance and order.
+        return False
+
+
+@admin.register(Flag)
+class FlagAdmin(OrganizerOnlyAdmin):
+    list_display = ["item", "raised_by", "created_at", "resolved_at", "resolved_by"]
+    list_filter = [("resolved_at", admin.EmptyFieldListFilter), "item__dataset"]
+    search_fields = ["item__external_id", "comment", "resolution_note", "raised_by__username"]
+    list_select_related = ["item", "raised_by", "resolved_by"]
+    readonly_fields = ["item", "raised_by", "comment", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # A flag is an annotator's word on an item: resolved, never removed, but by a superuser.
+        return _is_organizer(request) and request.user.is_superuser

@@ -1,0 +1,292 @@
+"""Assignment of a dataset's items to annotators: k distinct annotators per item, balanced.
+
+Each annotator works through their items in their own order: the dataset's items shuffled by
+`random.Random(f"{dataset}:{username}")`, so the order is the same on every machine and run
+(`hash()` is salted per process and is never used). Items added later go to the end of the
+queue in that same order, so nothing already in a queue moves.
+
+Control items: with a control pool and `Dataset.control_rate` N, one position in every block
+of N positions of each queue (block b: positions bN+1..bN+N) holds a control item, as an
+ordinary assignment of the dataset whose item is the control pool's. Which position of the
+block, and which control item, follow `random.Random(f"{control_seed}:{dataset}:{username}...")`,
+so the interleaving is the same on every run with the same seed. Each control item appears
+at most once per annotator; when the pool is used up, the queue goes on without them.
+"""
+
+import random
+from collections import Counter, defaultdict, deque
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Exists, Max, OuterRef
+from django.utils.translation import gettext as _
+
+from annotation.core.errors import Refused
+from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
+
+
+@dataclass(frozen=True)
+class AssignmentResult:
+    added: dict[str, int]  # username -> assignments added
+    removed: dict[str, int]  # username -> assignments taken away (release only)
+
+    @property
+    def total_added(self) -> int:
+        return sum(self.added.values())
+
+
+def annotator_order(dataset: Dataset, user: User, item_ids: list[int]) -> list[int]:
+    """The annotator's deterministic order of the given item ids (given in input order)."""
+    order = list(item_ids)
+    random.Random(f"{dataset.name}:{user.get_username()}").shuffle(order)
+    return order
+
+
+def control_slot(dataset: Dataset, username: str, block: int) -> int:
+    """The offset (0..control_rate-1) of the control position in block ``block`` of the queue."""
+    return random.Random(f"{dataset.control_seed}:{dataset.name}:{username}:{block}").randrange(dataset.control_rate)
+
+
+def is_control_position(dataset: Dataset, username: str, position: int) -> bool:
+    """Whether ``position`` of the annotator's queue holds a control item (while any is left)."""
+    if not dataset.control_rate:
+        return False
+    block, offset = divmod(position - 1, dataset.control_rate)
+    return offset == control_slot(dataset, username, block)
+
+
+def _control_items(dataset: Dataset, user: User) -> list[int]:
+    """The control pool's items the annotator has not been given yet, in their seeded order."""
+    if not dataset.control_rate:
+        return []
+    given = Assignment.objects.filter(dataset=dataset, annotator=user).values("item_id")
+    ids = list(
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.CONTROL)
+        .exclude(pk__in=given).order_by("ordinal").values_list("id", flat=True)
+    )
+    random.Random(f"{dataset.control_seed}:{dataset.name}:{user.get_username()}").shuffle(ids)
+    return ids
+
+
+def assign(dataset: Dataset, annotators: list[User], per_item: int) -> AssignmentResult:
+    """Give every item `per_item` distinct annotators, adding to what exists, never removing."""
+    _check_annotators(dataset, annotators)
+    if per_item < 1:
+        raise Refused.because(_("annotators per item must be at least 1"))
+    if per_item > len(annotators):
+        raise Refused.because(
+            _("%(per_item)d annotators per item need at least %(per_item)d annotators; %(given)d given")
+            % {"per_item": per_item, "given": len(annotators)}
+        )
+    with transaction.atomic():
+        dataset = _lock(dataset)
+        assignees, load = _current_assignments(dataset)
+        item_ids = list(dataset.items.order_by("ordinal").values_list("id", flat=True))
+        new: dict[User, set[int]] = defaultdict(set)
+        rng = random.Random(f"{dataset.name}:assign")
+        for item_id in item_ids:
+            needed = per_item - len(assignees[item_id])
+            if needed <= 0:
+                continue
+            candidates = [user for user in annotators if user.pk not in assignees[item_id]]
+            for user in _least_loaded(candidates, load, rng)[:needed]:
+                new[user].add(item_id)
+                assignees[item_id].add(user.pk)
+                load[user.pk] += 1
+        _rebalance(annotators, new, assignees, load)
+        _append_to_queues(dataset, new, item_ids)
+    return AssignmentResult(added={user.get_username(): len(ids) for user, ids in new.items() if ids}, removed={})
+
+
+def release(
+    dataset: Dataset, departed: User, annotators: list[User] | None = None, *, by: User | None = None
+) -> AssignmentResult:
+    """Move the departed annotator's unanswered items to others, keeping k and the balance.
+
+    Items the departed annotator submitted stay theirs. `annotators` is the pool that takes
+    over; by default every other annotator already assigned to the dataset. `by`: the user
+    who asked (None from the command line), who must be allowed to manage the departed account.
+    """
+    if by is not None:
+        check_may_manage(by, departed)
+    with transaction.atomic():
+        dataset = _lock(dataset)
+        submitted = Annotation.objects.filter(
+            item=OuterRef("item"), annotator=OuterRef("annotator"), status=Annotation.Status.SUBMITTED
+        )
+        # Control items stay where they are: each annotator has their own.
+        unanswered = Assignment.objects.filter(dataset=dataset, item__dataset=dataset, annotator=departed).exclude(
+            Exists(submitted)
+        )
+        released_ids = list(unanswered.order_by("item__ordinal").values_list("item_id", flat=True))
+        if not released_ids:
+            return AssignmentResult(added={}, removed={})
+        if annotators is None:
+            annotators = list(
+                User.objects.filter(assignments__dataset=dataset)
+                .exclude(pk=departed.pk)
+                .distinct()
+                .order_by("username")
+            )
+        else:
+            annotators = [user for user in annotators if user.pk != departed.pk]
+        _check_annotators(dataset, annotators)
+        assignees, load = _current_assignments(dataset)
+        for item_id in released_ids:
+            assignees[item_id].discard(departed.pk)
+        # Items few annotators can take are placed first, while those few still have room.
+        released_ids.sort(key=lambda item_id: sum(user.pk not in assignees[item_id] for user in annotators))
+        new: dict[User, set[int]] = defaultdict(set)
+        rng = random.Random(f"{dataset.name}:release:{departed.get_username()}")
+        for item_id in released_ids:
+            candidates = [user for user in annotators if user.pk not in assignees[item_id]]
+            if not candidates:
+                raise Refused.because(
+                    _("no other annotator can take item %(item)s: %(annotators)s have it already; add annotators")
+                    % {"item": _external_id(item_id), "annotators": ", ".join(user.get_username() for user in annotators)}
+                )
+            user = _least_loaded(candidates, load, rng)[0]
+            new[user].add(item_id)
+            assignees[item_id].add(user.pk)
+            load[user.pk] += 1
+        _rebalance(annotators, new, assignees, load)
+        Assignment.objects.filter(dataset=dataset, annotator=departed, item_id__in=released_ids).delete()
+        item_ids = list(dataset.items.order_by("ordinal").values_list("id", flat=True))
+        _append_to_queues(dataset, new, item_ids)
+    return AssignmentResult(
+        added={user.get_username(): len(ids) for user, ids in new.items() if ids},
+        removed={departed.get_username(): len(released_ids)},
+    )
+
+
+def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
+    if not annotators:
+        raise Refused.because(_("no annotators given"))
+    if len({user.pk for user in annotators}) != len(annotators):
+        raise Refused.because(_("an annotator is named twice"))
+    refusals = []
+    adjudicators = set(
+        Adjudication.objects.filter(item__dataset=dataset, adjudicator__in=annotators).values_list("adjudicator", flat=True)
+    )
+    for user in annotators:
+        name = user.get_username()
+        if user.pk in adjudicators:
+            refusals.append(
+                _("%(name)s has adjudicated in %(dataset)s and so cannot annotate it")
+                % {"name": name, "dataset": dataset.name}
+            )
+        elif can_see_gold(user, dataset):
+            refusals.append(
+                _("%(name)s can see the gold of %(dataset)s and so cannot annotate it")
+                % {"name": name, "dataset": dataset.name}
+            )
+        elif not user.is_active:
+            refusals.append(_("%(name)s is not an active account") % {"name": name})
+        elif not has_role(user, ANNOTATOR):
+            refusals.append(_("%(name)s is not in the annotator group") % {"name": name})
+    if refusals:
+        raise Refused.because(*refusals)
+
+
+def _lock(dataset: Dataset) -> Dataset:
+    # One assignment run at a time per dataset: the loads read below stay true until commit.
+    return Dataset.objects.select_for_update().get(pk=dataset.pk)
+
+
+def _current_assignments(dataset: Dataset) -> tuple[dict[int, set[int]], Counter]:
+    assignees: dict[int, set[int]] = defaultdict(set)
+    load: Counter = Counter()
+    # Control items (the control pool's) are no load: every annotator gets them at the same rate.
+    own = Assignment.objects.filter(dataset=dataset, item__dataset=dataset)
+    for item_id, annotator_id in own.values_list("item_id", "annotator_id"):
+        assignees[item_id].add(annotator_id)
+        load[annotator_id] += 1
+    return assignees, load
+
+
+def _least_loaded(candidates: list[User], load: Counter, rng: random.Random) -> list[User]:
+    # Ties are broken by a seeded shuffle, not by name: names would pair the same people on
+    # every item (a+b, c+d, a+b, ...), which leaves nobody to take a departed annotator's
+    # items and tells nothing about agreement between other pairs.
+    shuffled = sorted(candidates, key=lambda user: user.get_username())
+    rng.shuffle(shuffled)
+    return sorted(shuffled, key=lambda user: load[user.pk])
+
+
+def _rebalance(
+    pool: list[User], new: dict[User, set[int]], assignees: dict[int, set[int]], load: Counter
+) -> None:
+    """Even out the pool's loads by moving new assignments along chains of annotators.
+
+    Greedy placement can get stuck when items may go to few annotators only (a released item
+    cannot go to those who have it already). A chain x -> y -> ... -> z moves one new item
+    from each annotator to the next, so x loses one, z gains one and nobody else changes;
+    chains are applied while some z has at least two fewer items than x.
+    """
+    while max(load[user.pk] for user in pool) - min(load[user.pk] for user in pool) > 1:
+        for source in sorted(pool, key=lambda user: -load[user.pk]):
+            chain = _chain_to_lighter(source, pool, new, assignees, load)
+            if chain:
+                break
+        else:
+            return
+        for item_id, giver, taker in chain:
+            new[giver].discard(item_id)
+            new[taker].add(item_id)
+            assignees[item_id].discard(giver.pk)
+            assignees[item_id].add(taker.pk)
+        load[chain[0][1].pk] -= 1
+        load[chain[-1][2].pk] += 1
+
+
+def _chain_to_lighter(
+    source: User, pool: list[User], new: dict[User, set[int]], assignees: dict[int, set[int]], load: Counter
+) -> list[tuple[int, User, User]] | None:
+    """Breadth-first: the shortest chain of (item, giver, taker) from source to a lighter annotator."""
+    reached: dict[User, tuple[User, int] | None] = {source: None}
+    frontier = deque([source])
+    while frontier:
+        giver = frontier.popleft()
+        for item_id in sorted(new[giver]):
+            for taker in pool:
+                if taker in reached or taker.pk in assignees[item_id]:
+                    continue
+                reached[taker] = (giver, item_id)
+                if load[taker.pk] <= load[source.pk] - 2:
+                    chain = []
+                    while reached[taker] is not None:
+                        giver, item_id = reached[taker]
+                        chain.append((item_id, giver, taker))
+                        taker = giver
+                    return chain[::-1]
+                frontier.append(taker)
+    return None
+
+
+def _append_to_queues(dataset: Dataset, new: dict[User, list[int]], item_ids: list[int]) -> None:
+    last_positions = dict(
+        Assignment.objects.filter(dataset=dataset, annotator__in=list(new))
+        .values("annotator_id")
+        .annotate(last=Max("position"))
+        .values_list("annotator_id", "last")
+    )
+    rows = []
+    for user, ids in new.items():
+        wanted = set(ids)
+        start = last_positions.get(user.pk) or 0
+        ordered = [item_id for item_id in annotator_order(dataset, user, item_ids) if item_id in wanted]
+        controls = _control_items(dataset, user)
+        position = start
+        for item_id in ordered:
+            position += 1
+            while controls and is_control_position(dataset, user.get_username(), position):
+                rows.append(Assignment(dataset=dataset, item_id=controls.pop(0), annotator=user, position=position))
+                position += 1
+            rows.append(Assignment(dataset=dataset, item_id=item_id, annotator=user, position=position))
+    Assignment.objects.bulk_create(rows, batch_size=2000)
+
+
+def _external_id(item_id: int) -> str:
+    return Item.objects.values_list("external_id", flat=True).get(pk=item_id)

@@ -1,0 +1,56 @@
+"""Forms of the organizer pages (and the annotator's answer filter). What the data must
+satisfy is checked by the services."""
+
+from django import forms
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from annotation.core.files import UploadField
+from annotation.core.roles import ANNOTATOR
+from annotation.models import SUBTASK_CHOICES, Dataset
+from annotation.subtasks.limits import MAX_COMMENT
+
+
+class ImportForm(forms.Form):
+    name = forms.CharField(
+        label=_("Dataset name"), max_length=Dataset._meta.get_field("name").max_length
+    )
+    subtask = forms.ChoiceField(label=_("Subtask"), choices=SUBTASK_CHOICES)
+    inputs = UploadField(label=_("Inputs (JSONL)"))
+    gold = UploadField(label=_("Gold (JSONL, optional)"), required=False)
+    gold_synthetic = forms.BooleanField(
+        label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
+    )
+
+
+class GoldForm(forms.Form):
+    gold = UploadField(label=_("Gold (JSONL)"))
+    gold_synthetic = forms.BooleanField(
+        label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
+    )
+
+
+class AssignForm(forms.Form):
+    annotators = forms.ModelMultipleChoiceField(
+        label=_("Annotators"),
+        queryset=User.objects.filter(groups__name=ANNOTATOR, is_active=True).order_by("username"),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    per_item = forms.IntegerField(label=_("Annotators per item"), min_value=1, initial=3)
+
+
+class ReleaseForm(forms.Form):
+    departed = forms.ModelChoiceField(label=_("Annotator who left"), queryset=User.objects.none())
+
+    def __init__(self, *args, dataset: Dataset, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["departed"].queryset = (
+            User.objects.filter(assignments__dataset=dataset).distinct().order_by("username")
+        )
+
+
+class ResolveFlagForm(forms.Form):
+    note = forms.CharField(
+        label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_COMMENT
+    )
+    withdraw = forms.BooleanField(label=_("Withdraw the item (it is broken)"), required=False)

@@ -1,0 +1,260 @@
+"""Import of a dataset's input records and of its gold, all or nothing, read as a stream.
+
+Every record is checked by `scoring` (JSON, schema, the subtask's own checks, duplicate ids,
+gold against the inputs) and by the application's limits (annotation.subtasks.limits) and answer keys
+(annotation.subtasks.item_fields); on any problem nothing is written and every problem is reported
+(the first ``MAX_REPORTED_PROBLEMS`` of them, and how many more there were).
+
+Files are read ``CHUNK_LINES`` lines at a time and the items of each chunk are inserted in the
+import's one transaction, which a problem anywhere rolls back: memory holds one chunk, the ids
+seen and the problems, whatever the file's size.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.core.storable import UNSTORABLE, unstorable_fields
+from annotation.models import Dataset, GoldAnswer, Item
+from annotation.subtasks import limits
+from annotation.subtasks.item_fields import answer_key_problems
+from scoring.jsonl import Line, read_jsonl
+from scoring.problems import Problem
+from scoring.validation import check_gold, check_inputs
+
+BATCH_SIZE = 2000
+
+
+CHUNK_LINES = 2000
+
+
+MAX_REPORTED_PROBLEMS = 1000
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Up to CHUNK_LINES consecutive lines of a file; ``offset``: the number of lines before them."""
+
+    offset: int
+    data: bytes
+    problems: list[Problem]  # lines too long to read, already numbered in the file
+
+
+def _chunks(source: SourceFile) -> Iterator[Chunk]:
+    with source.open() as stream:
+        offset = 0
+        while True:
+            raw_lines: list[bytes] = []
+            problems: list[Problem] = []
+            while len(raw_lines) < CHUNK_LINES:
+                raw = stream.readline(limits.MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                if len(raw) > limits.MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    while (rest := stream.readline(limits.MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                        pass  # the rest of the line, read and dropped piece by piece
+                    number = offset + len(raw_lines) + 1
+                    problems.append(
+                        Problem("line", f"longer than {limits.MAX_LINE_BYTES} bytes", "too_long", source.name, number)
+                    )
+                    raw = b"\n"  # counted, not read
+                raw_lines.append(raw if raw.endswith(b"\n") else raw + b"\n")
+            if not raw_lines:
+                return
+            yield Chunk(offset, b"".join(raw_lines), problems)
+            offset += len(raw_lines)
+
+
+def _in_file(problems: list[Problem], offset: int) -> list[Problem]:
+    """Problems numbered within a chunk, numbered within the file."""
+    return [replace(problem, line=problem.line + offset) if problem.line is not None else problem for problem in problems]
+
+
+class _Problems:
+    """The problems of one import: every one counted, the first MAX_REPORTED_PROBLEMS kept."""
+
+    def __init__(self) -> None:
+        self.kept: list[Problem] = []
+        self.count = 0
+
+    def add(self, problems: list[Problem]) -> None:
+        self.count += len(problems)
+        self.kept.extend(problems[: MAX_REPORTED_PROBLEMS - len(self.kept)])
+
+    def refusal(self) -> Refused:
+        problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
+        if self.count > len(self.kept):
+            problems.append(Problem("file", _("and %(count)d more problems not listed") % {"count": self.count - len(self.kept)}))
+        return Refused(problems)
+
+
+def import_dataset(
+    *,
+    subtask: str,
+    name: str,
+    inputs: SourceFile,
+    gold: SourceFile | None = None,
+    gold_synthetic: bool = False,
+    created_by: AbstractBaseUser | None = None,
+) -> Dataset:
+    """Create a dataset from one inputs file (and optionally its gold) or raise Refused."""
+    problems = _Problems()
+    problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
+    try:
+        with transaction.atomic():
+            dataset = Dataset.objects.create(
+                # A refused name still needs a row for the items checked on the way; it is rolled back.
+                name=name if not problems.count else f"refused-{uuid.uuid4().hex}",
+                subtask=subtask,
+                source_filename=inputs.name[: Dataset._meta.get_field("source_filename").max_length],
+                source_sha256="",
+                created_by=created_by,
+                gold_synthetic=gold is not None and gold_synthetic,
+            )
+            item_count = _add_items(dataset, inputs, problems)
+            if not item_count and not problems.count:
+                problems.add([Problem("file", "holds no records", "empty", file=inputs.name)])
+            # The gold is checked even when some input lines are wrong, so that one run reports
+            # everything; it is checked against the input lines without problems only.
+            if gold is not None:
+                _add_gold(dataset, gold, problems)
+            if problems.count:
+                raise problems.refusal()
+            dataset.source_sha256 = inputs.sha256
+            dataset.save(update_fields=["source_sha256"])
+    except IntegrityError:
+        # Another import created the same name between the check and the insert.
+        raise Refused([_dataset_exists(name)]) from None
+    return dataset
+
+
+def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = False) -> int:
+    """Add the gold of an existing dataset that has none yet; returns the number of gold lines."""
+    problems = _Problems()
+    problems.add(_file_name_problems(gold))
+    with transaction.atomic():
+        # The row lock serialises two gold imports of the same dataset.
+        dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
+        if GoldAnswer.objects.filter(item__dataset=dataset).exists():
+            raise Refused(
+                [Problem("dataset", _("dataset “%(name)s” already has gold; it is never replaced") % {"name": dataset.name}, file=gold.name)]
+            )
+        count = _add_gold(dataset, gold, problems)
+        if problems.count:
+            raise problems.refusal()
+        dataset.gold_synthetic = gold_synthetic
+        dataset.save(update_fields=["gold_synthetic"])
+    return count
+
+
+def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> int:
+    """Check the input file chunk by chunk and insert the items of its sound lines."""
+    first_line: dict[str, int] = {}  # id -> line, across chunks
+    ordinal = 0
+    for chunk in _chunks(inputs):
+        _, found = check_inputs(dataset.subtask, chunk.data, inputs.name)
+        found = _in_file(found, chunk.offset) + chunk.problems
+        lines = _numbered(read_jsonl(chunk.data, inputs.name)[0], chunk.offset)
+        found += _storage_problems(inputs.name, lines, input_of=dataset.subtask)
+        found += _repeated_ids(inputs.name, lines, first_line)
+        problems.add(found)
+        bad_lines = {problem.line for problem in found}
+        items = []
+        for line in lines:
+            if line.number not in bad_lines:
+                items.append(Item(dataset=dataset, external_id=line.record["id"], payload=line.record, ordinal=ordinal))
+                ordinal += 1
+        Item.objects.bulk_create(items, batch_size=BATCH_SIZE)
+    return ordinal
+
+
+def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
+    """Check the gold file chunk by chunk against the dataset's items and insert it."""
+    first_line: dict[str, int] = {}
+    count = 0
+    for chunk in _chunks(gold):
+        lines = _numbered(read_jsonl(chunk.data, gold.name)[0], chunk.offset)
+        ids = [line.record["id"] for line in lines if isinstance(line.record.get("id"), str)]
+        items = {
+            external_id: (pk, payload)
+            for external_id, pk, payload in dataset.items.filter(external_id__in=ids).values_list(
+                "external_id", "pk", "payload"
+            )
+        }
+        records, found = check_gold(dataset.subtask, chunk.data, gold.name, [payload for _, payload in items.values()])
+        found = _in_file(found, chunk.offset) + chunk.problems
+        found += _storage_problems(gold.name, lines, input_of=None)
+        found += _repeated_ids(gold.name, lines, first_line)
+        problems.add(found)
+        if not found:
+            GoldAnswer.objects.bulk_create(
+                (GoldAnswer(item_id=items[record["id"]][0], payload=record) for record in records), batch_size=BATCH_SIZE
+            )
+            count += len(records)
+    return count
+
+
+def _numbered(lines: list[Line], offset: int) -> list[Line]:
+    return [Line(line.number + offset, line.record) for line in lines]
+
+
+def _repeated_ids(filename: str, lines: list[Line], first_line: dict[str, int]) -> list[Problem]:
+    """Ids of this chunk already seen in an earlier one (scoring reports repeats within a
+    chunk); then adds this chunk's ids to ``first_line``."""
+    problems = [
+        Problem("id", f"duplicate id {line.record['id']!r} (first on line {first_line[line.record['id']]})",
+                "duplicate_id", filename, line.number)
+        for line in lines
+        if isinstance(line.record.get("id"), str) and line.record["id"] in first_line
+    ]
+    for line in lines:
+        if isinstance(line.record.get("id"), str):
+            first_line.setdefault(line.record["id"], line.number)
+    return problems
+
+
+def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None) -> list[Problem]:
+    """What the schema allows but the application's limits or database columns refuse, and
+    (for the input lines of subtask ``input_of``) fields that would give the answer away."""
+    problems = []
+    max_id = Item._meta.get_field("external_id").max_length
+    for line in lines:
+        found = limits.item_problems(line.record)
+        if not any(problem.code == "too_deep" for problem in found):
+            found += [Problem(field, UNSTORABLE, "unstorable") for field in unstorable_fields(line.record)]
+        if input_of is not None:
+            found += answer_key_problems(input_of, line.record)
+        item_id = line.record.get("id")
+        if isinstance(item_id, str) and len(item_id) > max_id:
+            found.append(Problem("id", _("longer than %(max)d characters") % {"max": max_id}))
+        problems += [problem.at(filename, line.number) for problem in found]
+    return problems
+
+
+def _file_name_problems(source: SourceFile) -> list[Problem]:
+    if len(source.name) > Dataset._meta.get_field("source_filename").max_length:
+        return [Problem("file", _("the file name is too long"), file=source.name)]
+    return []
+
+
+def _name_problems(name: str) -> list[Problem]:
+    max_length = Dataset._meta.get_field("name").max_length
+    if not name.strip():
+        return [Problem("dataset", _("a dataset needs a name"))]
+    if len(name) > max_length:
+        return [Problem("dataset", _("a dataset name has at most %(max)d characters") % {"max": max_length})]
+    if Dataset.objects.filter(name=name).exists():
+        return [_dataset_exists(name)]
+    return []
+
+
+def _dataset_exists(name: str) -> Problem:
+    return Problem("dataset", _("a dataset named “%(name)s” exists already; choose another name") % {"name": name})

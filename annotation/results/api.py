@@ -1,0 +1,108 @@
+"""REST API of results for organizers: agreement, exports and the human-baseline report."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from annotation.annotate.api import require_role
+from annotation.core.errors import Refused
+from annotation.core.http import refusal_data, refusal_status
+from annotation.core.roles import ORGANIZER
+from annotation.core.serializers import RefusalSerializer
+from annotation.models import Campaign, Dataset
+from annotation.results import report as report_selectors
+from annotation.results.agreement import agreement_report
+from annotation.results.downloads import export_download
+from annotation.results.exporting import FILLS, FORMATS, build_export
+from annotation.results.exports import export_summaries
+from annotation.results.serializers import AgreementSerializer
+from annotation.training.selectors import below_control_threshold
+
+
+@extend_schema(responses=AgreementSerializer)
+@api_view(["GET"])
+def dataset_agreement(request: Request, pk: int) -> Response:
+    """Organizers: how far the annotators of the dataset agree (the scorer's figures, per annotator)."""
+    require_role(request, ORGANIZER)
+    report = agreement_report(get_object_or_404(Dataset, pk=pk))
+    return Response(AgreementSerializer(report).data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("source", str, description="annotator:NAME, majority, adjudicated or all; without it, the sources and their counts"),
+        OpenApiParameter("fill", str, enum=list(FILLS), description="majority only: fill the items without a majority from the adjudications"),
+        OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
+        OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
+        OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
+                         "of the annotators below the control threshold (as the report's option)"),
+    ],
+    responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
+)
+@api_view(["GET"])
+def dataset_export(request: Request, pk: int):
+    """Organizers: one source of the dataset's answers as a file, checked by the scorer (streamed;
+    headers X-Export-Left-Out, X-Export-Filled, X-Export-Complete); without ``source``, the
+    sources with their counts and whether each is complete (JSON), as the export page lists them."""
+    require_role(request, ORGANIZER)
+    dataset = get_object_or_404(Dataset, pk=pk)
+    if "source" not in request.query_params:
+        return Response({"sources": [
+            {"source": summary.source, "n_records": summary.n_records, "n_left_out": summary.n_left_out,
+             "fill": summary.fill or None, "complete": summary.complete,
+             "formats": list(summary.formats), "problems": [str(problem) for problem in summary.problems]}
+            for summary in export_summaries(dataset)
+        ]})
+    try:
+        excluded = below_control_threshold(dataset) if _flag(request, "exclude_below_control") else ()
+        export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"),
+                              request.query_params.get("fill") or None, excluded=excluded)
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    return export_download(export, left_out=_flag(request, "left_out"))
+
+
+def _flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name) in ("1", "true")
+
+
+# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
+report_schema = extend_schema(
+    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
+                OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
+                                 "threshold out of the majority and adjudicated sources")],
+    responses=OpenApiTypes.OBJECT,
+)
+
+
+@report_schema
+@api_view(["GET"])
+def dataset_report(request: Request, pk: int) -> Response:
+    """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`)."""
+    require_role(request, ORGANIZER)
+    dataset = get_object_or_404(Dataset, pk=pk)
+    return Response(report_selectors.dataset_report(dataset, seed=_seed(request),
+                                                    exclude_below_control=_flag(request, "exclude_below_control")))
+
+
+@report_schema
+@api_view(["GET"])
+def campaign_report(request: Request, pk: int) -> Response:
+    """Organizers: the campaign table with every figure of its datasets' reports."""
+    require_role(request, ORGANIZER)
+    campaign = get_object_or_404(Campaign, pk=pk)
+    return Response(report_selectors.campaign_report(campaign, seed=_seed(request),
+                                                     exclude_below_control=_flag(request, "exclude_below_control")))
+
+
+def _seed(request: Request) -> int:
+    text = request.query_params.get("seed", "")
+    if not text:
+        return report_selectors.DEFAULT_SEED
+    if not text.isdecimal() or int(text) >= 2**63:
+        raise ValidationError({"seed": "a whole number from 0 to 2**63 - 1"})
+    return int(text)

@@ -1,0 +1,186 @@
+"""The report and the campaign table as files: JSON (every figure), Markdown, LaTeX (booktabs) and CSV.
+
+A cell is the score and its 95% interval, "0.8123 [0.7900, 0.8311]"; a dataset with synthetic
+gold shows "—" and a footnote; a source that has no score shows "n/a".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from annotation.results.plots import Plot
+
+SYNTHETIC_CELL = "—"
+
+
+NO_CELL = "n/a"
+
+
+SYNTHETIC_NOTE = "synthetic gold — not a human baseline: a dataset's gold is synthetic, its cells are empty (see the notes)"
+
+
+FORMATS = ("json", "md", "csv", "tex")
+
+
+CONTENT_TYPES = {
+    "json": "application/json",
+    "md": "text/markdown; charset=utf-8",
+    "csv": "text/csv; charset=utf-8",
+    "tex": "application/x-tex; charset=utf-8",
+}
+
+
+def number(value: float | None) -> str:
+    return NO_CELL if value is None else f"{value:.4f}"
+
+
+def cell_text(cell: dict | None, synthetic_mark: str | None = None) -> str:
+    if synthetic_mark is not None:
+        return SYNTHETIC_CELL + synthetic_mark
+    if cell is None:
+        return NO_CELL
+    if cell.get("ci_low") is None:
+        return number(cell["score"])
+    return f"{number(cell['score'])} [{number(cell['ci_low'])}, {number(cell['ci_high'])}]"
+
+
+def campaign_grid(table: dict) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows of text) of the campaign table."""
+    headers = ["subtask", *table["columns"]]
+    rows = []
+    for row in table["rows"]:
+        mark = f" [{row['footnote']}]" if row["footnote"] else None
+        rows.append([row["subtask"], *(cell_text(row["cells"][column], mark) for column in table["columns"])])
+    return headers, rows
+
+
+def source_grid(report: dict) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows of text) of a dataset report's sources."""
+    headers = ["source", "scored on", "score [95% interval]", "items scored", "missing", "coverage"]
+    rows = []
+    for row in report["sources"]:
+        if not row.get("available"):
+            rows.append([row["source"], NO_CELL, row["reason"], "", "", ""])
+            continue
+        low, high = row["intervals"]["score"]
+        rows.append([row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
+                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"])
+    return headers, rows
+
+
+def _markdown_table(headers: list[str], rows: list[list]) -> str:
+    def line(cells):
+        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
+    return "\n".join([line(headers), line(["---"] * len(headers)), *(line(row) for row in rows)])
+
+
+TEX_SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}", "—": "---"}
+
+
+def tex_escape(text: str) -> str:
+    return "".join(TEX_SPECIALS.get(character, character) for character in str(text))
+
+
+def _tex_table(headers: list[str], rows: list[list[str]], caption: str, notes: list[str]) -> str:
+    lines = [
+        r"% needs \usepackage{booktabs}",
+        r"\begin{table}",
+        r"\centering",
+        r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
+        r"\toprule",
+        " & ".join(tex_escape(header) for header in headers) + r" \\",
+        r"\midrule",
+        *(" & ".join(tex_escape(cell) for cell in row) + r" \\" for row in rows),
+        r"\bottomrule",
+        r"\end{tabular}",
+        *(r"\par{\footnotesize " + tex_escape(note) + "}" for note in notes),
+        r"\caption{" + tex_escape(caption) + "}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _csv(headers: list[str], rows: list[list]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _campaign_notes(table: dict) -> list[str]:
+    notes = [f"[{index}] {note['dataset']} ({note['subtask']}): {note['text']}"
+             for index, note in enumerate(table["footnotes"], start=1)]
+    notes += [f"{column}: {text}" for column, text in table["notes"].items()]
+    return notes
+
+
+def _caption(table: dict) -> str:
+    return (f"{table['campaign']}: main score per subtask and source, 95% percentile-bootstrap interval "
+            f"({table['resamples']} resamples, seed {table['seed']}); computed {table['computed_at']}")
+
+
+def campaign_csv(table: dict) -> str:
+    """One row per (subtask, column) with every number, and the footnote."""
+    headers = ["subtask", "dataset", "column", "score", "ci_low", "ci_high", "note"]
+    rows = [[SYNTHETIC_NOTE]] if table["gold_synthetic"] else []
+    for row in table["rows"]:
+        note = table["footnotes"][row["footnote"] - 1]["text"] if row["footnote"] else ""
+        for column in table["columns"]:
+            cell = row["cells"][column]
+            rows.append([row["subtask"], row["dataset"] or "", column,
+                         *(("", "", "") if cell is None else (cell["score"], cell["ci_low"], cell["ci_high"])),
+                         note or (cell or {}).get("reason", "")])
+    return _csv(headers, rows)
+
+
+def campaign_file(table: dict, fmt: str) -> str:
+    """The campaign table in ``fmt`` (json, md, csv, tex)."""
+    if fmt == "json":
+        return json.dumps(table, ensure_ascii=False, indent=2)
+    if fmt == "csv":
+        return campaign_csv(table)
+    headers, rows = campaign_grid(table)
+    if fmt == "tex":
+        return _tex_table(headers, rows, _caption(table), [SYNTHETIC_NOTE] * table["gold_synthetic"] + _campaign_notes(table))
+    banner = f"**{SYNTHETIC_NOTE}**\n\n" if table["gold_synthetic"] else ""
+    notes = "\n".join(f"- {note}" for note in _campaign_notes(table))
+    return f"# {table['campaign']}\n\n{banner}{_caption(table)}\n\n{_markdown_table(headers, rows)}\n\n{notes}\n"
+
+
+def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str, str] | None = None) -> str:
+    """A dataset's report in ``fmt``: JSON holds every figure; the others the sources table,
+    the comparisons, and each plot's text alternative and data table; Markdown shows the
+    plots written as ``plot_files`` (plot key -> file name beside it)."""
+    if fmt == "json":
+        return json.dumps(report, ensure_ascii=False, indent=2)
+    headers, rows = source_grid(report)
+    notes = [report["banner"]] if report["banner"] else []
+    if report["excluded"]:
+        notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    if fmt == "csv":
+        return _csv(headers, [[note] for note in notes] + rows)
+    caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "
+               f"({report['resamples']} resamples, seed {report['seed']}); computed {report['computed_at']}, "
+               f"{'frozen' if report['frozen'] else 'not frozen'}")
+    if fmt == "tex":
+        return _tex_table(headers, rows, caption, notes)
+    parts = [f"# {report['dataset']}", *(f"**{note}**" for note in notes), caption, _markdown_table(headers, rows)]
+    if report["comparisons"]:
+        parts.append("## Models beside humans (difference human − model, paired 95% interval)")
+        parts.append(_markdown_table(
+            ["human", "model", "human", "model", "difference [95% interval]"],
+            [[comparison["human"], comparison["model"], number(comparison["score_human"]),
+              number(comparison["score_model"]),
+              cell_text({"score": comparison["diff"], "ci_low": comparison["diff_ci"][0],
+                         "ci_high": comparison["diff_ci"][1]})] for comparison in report["comparisons"]],
+        ))
+    for plot in plots:
+        parts.append(f"## {plot.title}")
+        if plot_files and plot.key in plot_files:
+            parts.append(f"![{plot.alt}]({plot_files[plot.key]})")
+        parts += [plot.alt, _markdown_table(plot.headers, plot.rows)]
+    return "\n\n".join(parts) + "\n"

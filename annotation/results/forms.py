@@ -1,0 +1,20 @@
+"""Forms of the report pages: a model submission upload, a new campaign."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from annotation.models import Dataset
+
+
+class ModelSubmissionForm(forms.Form):
+    name = forms.CharField(label=_("Model name"), max_length=100)
+    submission = forms.FileField(label=_("Submission (JSONL, every item answered)"))
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(label=_("Campaign name"), max_length=100)
+    datasets = forms.ModelMultipleChoiceField(
+        label=_("Datasets (one per subtask)"),
+        queryset=Dataset.objects.order_by("subtask", "name"),
+        widget=forms.CheckboxSelectMultiple,
+    )

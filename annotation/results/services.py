@@ -1,0 +1,68 @@
+"""What an organizer adds for the report: model submissions beside the human sources, and
+campaigns grouping one dataset per subtask.
+
+A model submission is checked exactly as `python -m scoring validate --inputs` checks a file
+(`scoring.check_submission` against the dataset's inputs, the whole dataset answered); on any
+problem nothing is stored and every problem is reported with its line.
+"""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
+from annotation.core.storable import unstorable
+from annotation.models import Campaign, Dataset, ModelSubmission
+from scoring.validation import check_submission
+
+
+def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFile,
+                            uploaded_by: AbstractBaseUser | None = None) -> ModelSubmission:
+    """Store a model's submission file for ``dataset`` under ``name``, or raise Refused."""
+    name = name.strip()
+    if not name:
+        raise Refused.because(_("Give the model a name."))
+    if len(name) > ModelSubmission._meta.get_field("name").max_length:
+        raise Refused.because(_("The model name is too long."))
+    if unstorable(name):
+        raise Refused.because(_("The model name holds a character that cannot be stored."))
+    with submission.open() as stream:
+        data = stream.read()
+    inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
+    _records, problems = check_submission(dataset.subtask, data, submission.name, inputs, False)
+    if problems:
+        raise Refused(problems)
+    try:
+        with transaction.atomic():
+            return ModelSubmission.objects.create(
+                dataset=dataset, name=name, filename=submission.name, data=data, uploaded_by=uploaded_by
+            )
+    except IntegrityError:
+        raise Refused.because(
+            _("This dataset already has a model named %(name)s.") % {"name": name}
+        ) from None
+
+
+def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractBaseUser | None = None) -> Campaign:
+    """A campaign of ``datasets``, at most one per subtask, or raise Refused."""
+    name = name.strip()
+    problems = []
+    if not name:
+        problems.append(_("Give the campaign a name."))
+    seen: dict[str, str] = {}
+    for dataset in datasets:
+        if dataset.subtask in seen:
+            problems.append(
+                _("%(first)s and %(second)s are both %(subtask)s datasets: a campaign has one dataset per subtask.")
+                % {"first": seen[dataset.subtask], "second": dataset.name, "subtask": dataset.subtask}
+            )
+        seen.setdefault(dataset.subtask, dataset.name)
+    if Campaign.objects.filter(name=name).exists():
+        problems.append(_("A campaign named %(name)s exists already.") % {"name": name})
+    if problems:
+        raise Refused.because(*problems)
+    with transaction.atomic():
+        campaign = Campaign.objects.create(name=name, created_by=created_by)
+        campaign.datasets.set(datasets)
+    return campaign

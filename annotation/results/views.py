@@ -1,0 +1,207 @@
+"""Organizer pages of the human-baseline report: a dataset's report (with model uploads) and
+campaigns (their table). Each page also serves its downloads: ?format=json|md|csv|tex, and a
+dataset report's plots as SVG (?plot=KEY)."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from annotation.core.errors import Refused
+from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
+from annotation.core.http import refusal_status
+from annotation.core.roles import organizer_required
+from annotation.models import Campaign, Dataset
+from annotation.results.agreement import agreement_report
+from annotation.results.downloads import export_download
+from annotation.results.exporting import build_export, build_submission
+from annotation.results.exports import export_summaries
+from annotation.results.formats import CONTENT_TYPES, FORMATS, campaign_file, campaign_grid, report_file
+from annotation.results.forms import CampaignForm, ModelSubmissionForm
+from annotation.results.plots import report_plots
+from annotation.results.report import DEFAULT_SEED, campaign_report, dataset_report
+from annotation.results.services import create_campaign, upload_model_submission
+from annotation.subtasks.problem_texts import organizer_problems
+
+
+class ReportOptions(forms.Form):
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    # Leave annotators below the control threshold out of the majority and adjudicated sources.
+    exclude_below_control = forms.BooleanField(required=False)
+    format = forms.ChoiceField(required=False, choices=[(fmt, fmt) for fmt in FORMATS])
+    plot = forms.CharField(required=False, max_length=300)
+
+
+def _options(request: HttpRequest) -> dict:
+    form = ReportOptions(request.GET)
+    if not form.is_valid():
+        raise Http404  # a seed or format no link ever gives
+    data = form.cleaned_data
+    seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
+    exclude = data["exclude_below_control"]
+    # What every link of the page keeps: the same seed and the same sources.
+    query = urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude else {})})
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"], "query": query}
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The report of a dataset; POST uploads a model submission."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    options = _options(request)
+    if request.method == "POST" and upload_too_large(request):
+        return refuse_upload(request, "annotation/organizer/report.html", {
+            "dataset": dataset, "report": None, "form": ModelSubmissionForm(), "problems": []})
+    form = ModelSubmissionForm(request.POST or None, request.FILES or None)
+    problems, status = [], 200
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["submission"]
+        try:
+            model = upload_model_submission(dataset=dataset, name=form.cleaned_data["name"],
+                                            submission=uploaded_source(upload),
+                                            uploaded_by=request.user)
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
+        else:
+            messages.success(request, _("Model %(name)s added to the report.") % {"name": model.name})
+            return redirect("organizer_report", pk=dataset.pk)
+    report = dataset_report(dataset, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
+    plots = report_plots(report)
+    stem = f"{dataset.name}.report"
+    if options["format"]:
+        return _download(report_file(report, plots, options["format"]), CONTENT_TYPES[options["format"]],
+                         f"{stem}.{options['format']}")
+    if options["plot"]:
+        plot = next((plot for plot in plots if plot.key == options["plot"]), None)
+        if plot is None:
+            raise Http404
+        return _download(plot.svg, "image/svg+xml; charset=utf-8", f"{stem}.{plot.key.replace(':', '-')}.svg")
+    return TemplateResponse(request, "annotation/organizer/report.html", {
+        "dataset": dataset, "report": report, "form": form, "problems": problems, "formats": FORMATS,
+        "query": options["query"],
+        # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
+        "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
+    }, status=status)
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    """The campaigns; POST creates one."""
+    form = CampaignForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = create_campaign(name=form.cleaned_data["name"], datasets=list(form.cleaned_data["datasets"]),
+                                       created_by=request.user)
+        except Refused as refused:
+            for message in refused.messages:
+                form.add_error(None, message)
+            status = refusal_status(refused)
+        else:
+            return redirect("organizer_campaign", pk=campaign.pk)
+    campaigns = Campaign.objects.prefetch_related("datasets").order_by("name")
+    return TemplateResponse(request, "annotation/organizer/campaign_list.html",
+                            {"campaigns": campaigns, "form": form}, status=status)
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign table (the table a paper prints) and its downloads."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    options = _options(request)
+    table = campaign_report(campaign, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
+    if options["format"]:
+        return _download(campaign_file(table, options["format"]), CONTENT_TYPES[options["format"]],
+                         f"{campaign.name}.campaign.{options['format']}")
+    headers, grid = campaign_grid(table)
+    return TemplateResponse(request, "annotation/organizer/campaign.html", {
+        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers, "query": options["query"],
+        "rows": [(row, cells[1:]) for row, cells in zip(table["rows"], grid)],
+    })
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
+    """The export page (answered, the count of unanswered, problems); ?download=1 sends the
+    submission file, ?download=unanswered the ids of the unanswered items, one a line. With no
+    submitted answer there is no file: the page says so."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    user = get_object_or_404(User, username=annotator)
+    try:
+        submission = build_submission(dataset, user)
+    except Refused as refused:
+        return TemplateResponse(
+            request,
+            "annotation/organizer/export.html",
+            {"dataset": dataset, "annotator": user, "problems": organizer_problems(refused)},
+            status=refusal_status(refused),
+        )
+    download = request.GET.get("download")
+    if download == "unanswered":
+        response = HttpResponse(
+            "".join(f"{external_id}\n" for external_id in submission.unanswered), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = content_disposition_header(True, submission.unanswered_filename)
+        return response
+    if download and submission.lines:
+        response = HttpResponse(submission.to_bytes(), content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = content_disposition_header(True, submission.filename)
+        return response
+    return TemplateResponse(
+        request,
+        "annotation/organizer/export.html",
+        {"dataset": dataset, "annotator": user, "submission": submission},
+    )
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_exports(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every export source of the dataset with its counts; ?source=S[&file_format=F][&fill=adjudicated]
+    streams that export's file, with &left_out=1 the list of the items it leaves out (and fills)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    source = request.GET.get("source")
+    problems, status = [], 200
+    if source:
+        try:
+            export = build_export(dataset, source, request.GET.get("file_format", "jsonl"), request.GET.get("fill") or None)
+        except Refused as refused:
+            problems, status = refused.problems, refusal_status(refused)
+        else:
+            return export_download(export, left_out=bool(request.GET.get("left_out")))
+    return TemplateResponse(
+        request,
+        "annotation/organizer/exports.html",
+        {"dataset": dataset, "sources": export_summaries(dataset), "problems": problems},
+        status=status,
+    )
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
+    """How far the annotators agree; ?kind= narrows the disagreement list (htmx: the list only)."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    report = agreement_report(dataset)
+    kind = request.GET.get("kind", "")
+    shown = [disagreement for disagreement in report.disagreements if not kind or kind in disagreement.kinds]
+    context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown}
+    if request.htmx:
+        return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)
+    return TemplateResponse(request, "annotation/organizer/agreement.html", context)
