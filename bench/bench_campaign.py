@@ -91,8 +91,8 @@ def make_users(prefix: str, count: int) -> list:
 def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -> dict:
     """The demo raters' answer (mostly the gold, sometimes a typical slip); the gold answer
     when the slip is one the item page refuses."""
-    from annotation.subtasks.rules import rule_refusals
     from annotation.demo_answers import demo_answer, gold_answer
+    from annotation.subtasks.rules import rule_refusals
 
     answer = demo_answer(subtask, item, gold, rng)
     return gold_answer(subtask, gold) if rule_refusals(subtask, answer, item) else answer

@@ -11,6 +11,7 @@ from scoring.problems import Problem
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
     read_answer_file,
+    repeated_id,
     schema_problems,
     sorted_by_line,
     validator,
@@ -39,8 +40,8 @@ def read_predictions(subtask: Subtask, pred_data: bytes, pred_name: str, gold_id
         item_id = line.record.get("id")
         if not isinstance(item_id, str):
             errors.append(Problem("id", "missing or not a string", "no_id", pred_name, line.number))
-        elif item_id in first_line:
-            errors.append(Problem("id", f"duplicate id {item_id!r} (first on line {first_line[item_id]})", "duplicate_id", pred_name, line.number))
+        elif (repeated := repeated_id(item_id, first_line, pred_name, line.number)) is not None:
+            errors.append(repeated)
         elif item_id not in gold_ids:
             errors.append(Problem("id", f"{item_id!r} is not an id of the gold file", "unknown_id", pred_name, line.number))
         else:

@@ -8,6 +8,7 @@ functions return ``(records, problems)`` where ``records`` are the JSON objects 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -113,6 +114,16 @@ def sorted_by_line(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda problem: (problem.line is None, problem.line or 0))
 
 
+def repeated_id(item_id: str, first_line: Mapping[str, int], filename: str | None, line: int) -> Problem | None:
+    """The problem of ``item_id`` on ``line`` of ``filename`` when ``first_line`` (id -> the line
+    it was first seen on) holds it already, else None. Which ids it holds is the caller's: every
+    id of the earlier lines (``_ids``), only those also in the gold file
+    (``scoring.evaluate.read_predictions``), or those of the earlier chunks of a file read in chunks."""
+    if item_id not in first_line:
+        return None
+    return Problem("id", f"duplicate id {item_id!r} (first on line {first_line[item_id]})", "duplicate_id", filename, line)
+
+
 def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str, int]:
     """Map id -> first line; adds a problem for each repeated id (and a non-string id
     is left to the schema)."""
@@ -121,8 +132,9 @@ def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str,
         item_id = line.record.get("id")
         if not isinstance(item_id, str):
             continue
-        if item_id in first_line:
-            problems.append(Problem("id", f"duplicate id {item_id!r} (first on line {first_line[item_id]})", "duplicate_id", filename, line.number))
+        repeated = repeated_id(item_id, first_line, filename, line.number)
+        if repeated is not None:
+            problems.append(repeated)
         else:
             first_line[item_id] = line.number
     return first_line

@@ -41,6 +41,9 @@ else
     export DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/polis"
 fi
 
+say "lint: ruff (pyflakes, isort, bugbear; pyproject.toml)"
+.venv/bin/ruff check --no-cache .
+
 # Tests run with DEBUG off, as in production (tests/settings.py gives them a key).
 unset DEBUG POLIS_HTTPS
 say "running the test suite"

@@ -63,16 +63,34 @@ def project_sources() -> list[Path]:
     return [path for folder in PROJECT_FOLDERS for path in sorted((ROOT / folder).rglob("*.py"))] + [ROOT / "manage.py"]
 
 
+def project_modules() -> list[str]:
+    """Every module of polis_site and the app, as pkgutil finds them (a folder without an
+    ``__init__.py`` would be skipped: test_the_search_reaches_every_module says so)."""
+    # polis_site first: its urls module registers the path converters the app's URL modules use.
+    return [
+        module_info.name
+        for package in (polis_site, annotation)
+        for module_info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+    ]
+
+
 def project_classes() -> list[type]:
     classes = []
-    # polis_site first: its urls module registers the path converters the app's URL modules use.
-    for package in (polis_site, annotation):
-        for module_info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-            if module_info.name in ("polis_site.wsgi", "polis_site.asgi"):
-                continue  # they set up Django again; they define no classes
-            module = importlib.import_module(module_info.name)
-            classes += [cls for _, cls in inspect.getmembers(module, inspect.isclass) if cls.__module__ == module.__name__]
+    for name in project_modules():
+        if name in ("polis_site.wsgi", "polis_site.asgi"):
+            continue  # they set up Django again; they define no classes
+        module = importlib.import_module(name)
+        classes += [cls for _, cls in inspect.getmembers(module, inspect.isclass) if cls.__module__ == module.__name__]
     return classes
+
+
+def test_the_search_reaches_every_module():
+    on_disk = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for folder in ("annotation", "polis_site")
+        for path in (ROOT / folder).rglob("*.py")
+    } - {"annotation", "polis_site"}
+    assert on_disk - set(project_modules()) == set()
 
 
 def test_no_file_imports_a_private_name_of_django():

@@ -20,7 +20,7 @@ def field_values(row) -> dict:
 
 def read(model, pk):
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {sql_rows.columns(model, 't')} FROM {sql_rows.quoted(model)} t WHERE t.id = %s", [pk])
+        cursor.execute(f"SELECT {sql_rows.columns(model, 't')} FROM {sql_rows.table(model)} t WHERE t.id = %s", [pk])
         return sql_rows.instance(model, cursor.fetchone())
 
 

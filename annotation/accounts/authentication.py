@@ -8,6 +8,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
+from annotation.core import sql_rows
 from annotation.core.roles import user_with_roles
 
 
@@ -19,8 +20,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
     see annotation.core.roles): an API request costs no more to authenticate than a page."""
 
     def authenticate_credentials(self, key):
-        quote = connection.ops.quote_name
-        tokens, users = quote(Token._meta.db_table), quote(Token.user.field.related_model._meta.db_table)
+        tokens, users = sql_rows.table(Token), sql_rows.table(Token.user.field.related_model)
         # The expiry is decided in the query: a raw query's extra column comes back unconverted
         # (a string on SQLite), so the token's creation time is compared there, not here.
         oldest_valid = connection.ops.adapt_datetimefield_value(timezone.now() - settings.POLIS_TOKEN_LIFETIME)

@@ -17,7 +17,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import posted_object, refusal_status
 from annotation.core.roles import organizer_required
-from annotation.datasets.assigning import release
+from annotation.datasets.assigning import release_items
 from annotation.models import Dataset
 
 
@@ -53,7 +53,7 @@ def accounts(request: HttpRequest) -> HttpResponse:
                 if action == "link":
                     links = [(user, request.build_absolute_uri(new_password_link(user, by=request.user)))]
                 elif action == "release":
-                    result = release(posted_object(request, Dataset, "dataset"), user, by=request.user)
+                    result = release_items(posted_object(request, Dataset, "dataset"), user, by=request.user)
                     messages.success(request, _("%(count)d assignments added.") % {"count": result.total_added})
                 else:
                     set_active(user, action == "activate", by=request.user)

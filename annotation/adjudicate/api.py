@@ -17,7 +17,7 @@ from annotation.core.errors import ClaimedByOther, NotAdjudicatorHere, Refused
 from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ADJUDICATOR, ORGANIZER, has_role
 from annotation.core.serializers import RefusalSerializer
-from annotation.models import Adjudication, Dataset, Item
+from annotation.models import Adjudication, Dataset
 
 
 class CountsSerializer(serializers.Serializer):
@@ -110,7 +110,7 @@ def _dataset_for(request: Request, dataset_id: int) -> Dataset:
 
 
 def _case(request: Request, item_id: int) -> cases.AdjudicationCase:
-    item = get_object_or_404(Item.objects.select_related("dataset"), pk=item_id)
+    item = get_object_or_404(cases.items_with_dataset(), pk=item_id)
     case = cases.adjudication_case(_dataset_for(request, item.dataset_id), item.pk)
     if case is None or case.status is None:
         raise NotFound

@@ -21,11 +21,12 @@ from functools import reduce
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.answers.normalised import normalised_answer
+from annotation.core.sql_rows import table
 from annotation.models import (
     Adjudication,
     AdjudicationClaim,
@@ -50,14 +51,10 @@ SETTLED = "settled"
 STALE = "stale"
 
 
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
 def _ready(item: str = "x", dataset: str = "d") -> str:
     """SQL: the item is ready for adjudication: answered, and every assigned annotator has
     submitted (or the dataset is frozen)."""
-    annotations, assignments = _table(Annotation), _table(Assignment)
+    annotations, assignments = table(Annotation), table(Assignment)
     # A scalar count rather than NOT EXISTS: PostgreSQL would hash NOT EXISTS over every
     # assignment of the table, where this is looked up per item by index.
     return f"""(EXISTS (SELECT 1 FROM {annotations} r WHERE r.item_id = {item}.id AND r.status = 'submitted')
@@ -72,7 +69,7 @@ def _cases_sql(scope: str) -> str:
     over one dataset (``scope="dataset"``, parameter: its id), one item (``"item"``: its id) or
     all datasets (``"all"``); one more parameter: now, for the claims' expiry."""
     where = {"dataset": "x.dataset_id = %(scope)s", "item": "x.id = %(scope)s", "all": "TRUE"}[scope]
-    items, annotations = _table(Item), _table(Annotation)
+    items, annotations = table(Item), table(Annotation)
     return f"""
     WITH answered AS (
         SELECT a.item_id, COUNT(DISTINCT a.normalised_answer) AS distinct_answers, MAX(a.submitted_at) AS last_submitted
@@ -80,7 +77,7 @@ def _cases_sql(scope: str) -> str:
         WHERE {where} AND a.status = 'submitted'
         GROUP BY a.item_id
     ), flagged AS (
-        SELECT DISTINCT f.item_id FROM {_table(Flag)} f JOIN {items} x ON x.id = f.item_id WHERE {where}
+        SELECT DISTINCT f.item_id FROM {table(Flag)} f JOIN {items} x ON x.id = f.item_id WHERE {where}
     ), cases AS (
         SELECT x.id AS item_id, x.dataset_id, x.ordinal,
                answered.distinct_answers > 1 AS disagreement,
@@ -90,11 +87,11 @@ def _cases_sql(scope: str) -> str:
                     ELSE '{SETTLED}' END AS status,
                claim.adjudicator_id AS claimed_by
         FROM {items} x
-        JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+        JOIN {table(Dataset)} d ON d.id = x.dataset_id
         JOIN answered ON answered.item_id = x.id
         LEFT JOIN flagged ON flagged.item_id = x.id
-        LEFT JOIN {_table(Adjudication)} adj ON adj.item_id = x.id
-        LEFT JOIN {_table(AdjudicationClaim)} claim ON claim.item_id = x.id AND claim.expires_at > %(now)s
+        LEFT JOIN {table(Adjudication)} adj ON adj.item_id = x.id
+        LEFT JOIN {table(AdjudicationClaim)} claim ON claim.item_id = x.id AND claim.expires_at > %(now)s
         WHERE {where} AND x.withdrawn_at IS NULL
           -- CASE orders the checks: readiness (a count per item) only for the few candidates.
           AND CASE WHEN answered.distinct_answers > 1 OR flagged.item_id IS NOT NULL OR adj.id IS NOT NULL
@@ -104,17 +101,17 @@ def _cases_sql(scope: str) -> str:
 
 def _disagreement(item: str = "x") -> str:
     """SQL: two submitted answers of the item differ (after the subtask's normaliser)."""
-    return f"""((SELECT COUNT(DISTINCT a.normalised_answer) FROM {_table(Annotation)} a
+    return f"""((SELECT COUNT(DISTINCT a.normalised_answer) FROM {table(Annotation)} a
                 WHERE a.item_id = {item}.id AND a.status = 'submitted') > 1)"""
 
 
 def _open_for(item: str = "x") -> str:
     """SQL: the item needs a decision (none yet, or stale) and no other adjudicator holds it."""
-    annotations = _table(Annotation)
-    return f"""(NOT EXISTS (SELECT 1 FROM {_table(Adjudication)} j WHERE j.item_id = {item}.id AND NOT EXISTS (
+    annotations = table(Annotation)
+    return f"""(NOT EXISTS (SELECT 1 FROM {table(Adjudication)} j WHERE j.item_id = {item}.id AND NOT EXISTS (
                 SELECT 1 FROM {annotations} c
                 WHERE c.item_id = {item}.id AND c.status = 'submitted' AND c.submitted_at > j.decided_at))
-            AND NOT EXISTS (SELECT 1 FROM {_table(AdjudicationClaim)} k
+            AND NOT EXISTS (SELECT 1 FROM {table(AdjudicationClaim)} k
                 WHERE k.item_id = {item}.id AND k.expires_at > %(now)s AND k.adjudicator_id <> %(user)s))"""
 
 
@@ -170,10 +167,10 @@ def next_case(user: User, dataset_id: int, after_item_id: int | None = None) -> 
     Walks the items in input order from that item on and stops at the first case, so it
     costs little wherever the adjudicator is in a large dataset (at most five queries)."""
     params = {"now": timezone.now(), "scope": dataset_id, "user": user.pk, "after": after_item_id or 0}
-    disagreement, flagged_only = _disagreement(), f"(EXISTS (SELECT 1 FROM {_table(Flag)} f WHERE f.item_id = x.id) AND NOT {_disagreement()})"
+    disagreement, flagged_only = _disagreement(), f"(EXISTS (SELECT 1 FROM {table(Flag)} f WHERE f.item_id = x.id) AND NOT {_disagreement()})"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT x.ordinal, {disagreement} FROM {_table(Item)} x WHERE x.id = %(after)s AND x.dataset_id = %(scope)s",
+            f"SELECT x.ordinal, {disagreement} FROM {table(Item)} x WHERE x.id = %(after)s AND x.dataset_id = %(scope)s",
             params,
         )
         here = cursor.fetchone()
@@ -187,7 +184,7 @@ def next_case(user: User, dataset_id: int, after_item_id: int | None = None) -> 
             segments = [(flagged_only, here[0]), (disagreement, -1), (flagged_only, -1)]
         for condition, after_ordinal in segments:
             cursor.execute(
-                f"""SELECT x.id FROM {_table(Item)} x JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+                f"""SELECT x.id FROM {table(Item)} x JOIN {table(Dataset)} d ON d.id = x.dataset_id
                 WHERE x.dataset_id = %(scope)s AND x.ordinal > %(after_ordinal)s AND x.id <> %(after)s
                   AND x.withdrawn_at IS NULL AND {condition} AND {_ready()} AND {_open_for()}
                 ORDER BY x.ordinal LIMIT 1""",
@@ -269,6 +266,12 @@ class AdjudicationCase:
     @property
     def decision_text(self) -> str:
         return as_text(self.adjudication.answer if self.adjudication else None)
+
+
+def items_with_dataset() -> QuerySet[Item]:
+    """Items, each with its dataset (a save or partial of the item page, or the API's case,
+    reads both)."""
+    return Item.objects.select_related("dataset")
 
 
 def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None:
@@ -389,7 +392,7 @@ def queue_entries(user: User, dataset_id: int) -> list[QueueEntry]:
     """The dataset's open and stale cases in queue order."""
     sql = _cases_sql("dataset") + f"""
     SELECT c.item_id, x.external_id, c.status, c.disagreement, c.flagged, c.claimed_by
-    FROM cases c JOIN {_table(Item)} x ON x.id = c.item_id
+    FROM cases c JOIN {table(Item)} x ON x.id = c.item_id
     WHERE c.status IN ('{OPEN}', '{STALE}')
     ORDER BY CASE WHEN c.disagreement THEN 0 ELSE 1 END, c.ordinal"""
     with connection.cursor() as cursor:
@@ -424,14 +427,14 @@ def adjudicated_source(dataset: Dataset, excluded: Collection[int] = ()) -> tupl
     sql = _cases_sql("dataset") + f"""
     , agreed AS (
         SELECT a.item_id, MIN(a.id) AS annotation_id
-        FROM {_table(Annotation)} a JOIN {_table(Item)} x ON x.id = a.item_id
+        FROM {table(Annotation)} a JOIN {table(Item)} x ON x.id = a.item_id
         WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' {leave_out}
         GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
     )
     SELECT c.item_id, NULL, c.status FROM cases c
     UNION ALL
     SELECT g.item_id, g.annotation_id, NULL
-    FROM agreed g JOIN {_table(Item)} x ON x.id = g.item_id JOIN {_table(Dataset)} d ON d.id = x.dataset_id
+    FROM agreed g JOIN {table(Item)} x ON x.id = g.item_id JOIN {table(Dataset)} d ON d.id = x.dataset_id
     WHERE {_ready()} AND NOT EXISTS (SELECT 1 FROM cases c WHERE c.item_id = g.item_id {blocking_case})"""
     with connection.cursor() as cursor:
         cursor.execute(sql, {"now": timezone.now(), "scope": dataset.pk})

@@ -1,8 +1,6 @@
-"""Where decisions are written, and the automatic settling of disagreements by their majority.
-
-Apart from the adjudicator's service (adjudicating.py) because the annotators' save service
-calls it after a submit, and the adjudicator's service checks answers with that one.
-"""
+"""The adjudicator's writes: claiming an item and settling it; where every decision is
+written; and the automatic settling of disagreements by their majority, which the annotators'
+save service calls after a submit (so the annotate concern sits above this one)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from django.contrib import messages
@@ -19,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotation.adjudicate import selectors as cases
 from annotation.adjudicate import services as adjudicating
 from annotation.core.errors import NotAdjudicatorHere, Refused, StaleDecision
-from annotation.core.http import refusal_status
+from annotation.core.http import posted_json, refusal_status
 from annotation.core.roles import adjudicator_required
 from annotation.models import Adjudication, Dataset, Item
 from annotation.subtasks.widgets import PARTIAL, widget_for
@@ -87,7 +86,7 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
             return redirect(_next_url(request, dataset.pk, case.item.pk))
         return _page(request, case)
     # Partials and saves need only the item: the service checks the rest.
-    item = get_object_or_404(Item.objects.select_related("dataset"), pk=item_pk, dataset=dataset, withdrawn_at=None)
+    item = get_object_or_404(cases.items_with_dataset(), pk=item_pk, dataset=dataset, withdrawn_at=None)
     partial = widget_for(dataset.subtask).partial_reply(request, item.payload)
     if partial is not None:
         return partial
@@ -177,10 +176,6 @@ def _script_messages(language: str | None) -> dict[str, str]:
 
 
 def _decide(request: HttpRequest, item: Item) -> HttpResponse:
-    try:
-        answer = json.loads(request.POST.get("answer") or "null")
-    except (ValueError, RecursionError):
-        answer = None
     annotation = request.POST.get("annotation", "")
     version = request.POST.get("version", "")
     try:
@@ -189,7 +184,7 @@ def _decide(request: HttpRequest, item: Item) -> HttpResponse:
             adjudicator=request.user,
             source=request.POST.get("source", ""),
             annotation_id=int(annotation) if annotation.isdecimal() else None,
-            answer=answer,
+            answer=posted_json(request, "answer"),
             note=request.POST.get("note", ""),
             based_on_version=int(version) if version.isdecimal() else 0,
         )

@@ -1,10 +1,10 @@
 """REST API for annotators (and organizers' read access to datasets and items, and to agreement).
 
 An annotator sees only datasets they have work in, only their assigned items, and only their
-own annotations; saves go through the same service as the item page. Gold is never served.
+own annotations to them (as on "My answers": annotation.annotate.answers); saves go through the
+same service as the item page. Gold is never served.
 """
 
-from django.db.models import IntegerField, OuterRef, Subquery, Value
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -14,6 +14,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from annotation.annotate import answers as own
 from annotation.annotate import queue as queues
 from annotation.annotate import services as annotating
 from annotation.annotate.serializers import (
@@ -28,7 +29,8 @@ from annotation.core.errors import NotQualified, Refused
 from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ANNOTATOR, ORGANIZER, has_role, require_role
 from annotation.core.serializers import RefusalSerializer
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.datasets.progress import datasets_by_name, items_in_order
+from annotation.models import Annotation, Dataset
 
 
 class Pages(PageNumberPagination):
@@ -45,7 +47,7 @@ def dataset_list(request: Request) -> Response:
     """Annotators: the datasets they have work in, with their progress. Organizers: all datasets."""
     require_role(request, ANNOTATOR, ORGANIZER)
     mine = queues.datasets_with_work(request.user) if has_role(request.user, ANNOTATOR) else []
-    datasets = Dataset.objects.order_by("name") if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]
+    datasets = datasets_by_name() if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]
     context = {"mine": {entry.dataset.pk: entry for entry in mine}}
     return Response(DatasetSerializer(datasets, many=True, context=context).data)
 
@@ -60,21 +62,15 @@ def dataset_items(request: Request, pk: int) -> Response:
         if not queues.is_qualified(request.user, pk):
             refusal = NotQualified()
             return Response(refusal_data(refusal), status=refusal_status(refusal))
-        context["annotator_of"] = Dataset.objects.values_list("subtask", flat=True).get(pk=pk)
-        items = (
-            Item.objects.filter(assignments__annotator=request.user, assignments__dataset_id=pk)
-            .annotate(position=Subquery(
-                Assignment.objects.filter(item=OuterRef("pk"), annotator=request.user).values("position")[:1]
-            ))
-            .order_by("position")
-        )
+        context["annotator_of"] = queues.dataset_subtask(pk)
+        items = queues.assigned_items(request.user, pk)
     elif has_role(request.user, ORGANIZER):
         get_object_or_404(Dataset, pk=pk)
-        items = Item.objects.filter(dataset_id=pk).annotate(position=Value(None, IntegerField())).order_by("ordinal")
+        items = items_in_order(pk)
     else:
         raise NotFound
     paginator = Pages()
-    page = paginator.paginate_queryset(items.only("id", "external_id", "payload", "withdrawn_at"), request)
+    page = paginator.paginate_queryset(items, request)
     return paginator.get_paginated_response(ItemSerializer(page, many=True, context=context).data)
 
 
@@ -102,17 +98,6 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
     )
 
 
-def _own_annotations(request: Request):
-    """The user's answers, each with the dataset its item was assigned in (``assigned_dataset_id``)."""
-    assigned_in = Assignment.objects.filter(item=OuterRef("item"), annotator=request.user).values("dataset_id")[:1]
-    return (
-        Annotation.objects.filter(annotator=request.user)
-        .select_related("item")
-        .annotate(assigned_dataset_id=Subquery(assigned_in))
-        .order_by("pk")
-    )
-
-
 @extend_schema(
     methods=["GET"],
     parameters=[OpenApiParameter("dataset", int, description="Only the answers in this dataset.")],
@@ -130,11 +115,13 @@ def annotation_list(request: Request) -> Response:
     the first save, 200 when an identical answer was already stored and nothing was written)."""
     require_role(request, ANNOTATOR)
     if request.method == "GET":
-        annotations = _own_annotations(request)
         dataset = request.query_params.get("dataset", "")
-        if dataset.isdecimal():  # isdigit() would let "²" through to int()
-            # An id past the column's range names no dataset: an empty list.
-            annotations = annotations.filter(assigned_dataset_id=int(dataset)) if int(dataset) <= BIGINT_MAX else []
+        if not dataset.isdecimal():  # isdigit() would let "²" through to int()
+            annotations = own.own_answers(request.user, newest_first=False)
+        elif int(dataset) <= BIGINT_MAX:
+            annotations = own.own_answers(request.user, dataset_id=int(dataset), newest_first=False)
+        else:  # an id past the column's range names no dataset: an empty list
+            annotations = []
         paginator = Pages()
         page = paginator.paginate_queryset(annotations, request)
         return paginator.get_paginated_response(AnnotationSerializer(page, many=True).data)
@@ -153,7 +140,7 @@ def annotation_list(request: Request) -> Response:
 def annotation_detail(request: Request, pk: int) -> Response:
     """One of your answers; PUT saves a new version of it (send the version you saw)."""
     require_role(request, ANNOTATOR)
-    annotation = get_object_or_404(_own_annotations(request), pk=pk)
+    annotation = get_object_or_404(own.own_answers(request.user, newest_first=False), pk=pk)
     if request.method == "GET":
         return Response(AnnotationSerializer(annotation).data)
     incoming = AnnotationWriteSerializer(data=request.data)

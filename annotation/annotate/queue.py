@@ -21,8 +21,9 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
+from annotation.annotate.qualification import qualified_sql
 from annotation.core import sql_rows
-from annotation.models import Annotation, Assignment, Dataset, Item, TrainingRound
+from annotation.models import Annotation, Assignment, Dataset, Item
 
 
 def _count(queryset: QuerySet) -> Coalesce:
@@ -102,7 +103,7 @@ def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
         .annotate(
             assigned=_count(_to_answer(annotator, OuterRef("pk"))),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
-            qualified=RawSQL(qualified_sql(str(int(annotator.pk)), f"{_table(Dataset)}.id"), []),
+            qualified=RawSQL(qualified_sql(str(int(annotator.pk)), f"{sql_rows.table(Dataset)}.id"), []),
         )
         .order_by("name")
     )
@@ -110,10 +111,6 @@ def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
         DatasetProgress(dataset, Progress(submitted=dataset.submitted, assigned=dataset.assigned), bool(dataset.qualified))
         for dataset in datasets
     ]
-
-
-def _table(model: type[Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
 
 
 def _next_unanswered(annotator: str, dataset: str, after: str, besides: str | None = None) -> str:
@@ -126,12 +123,12 @@ def _next_unanswered(annotator: str, dataset: str, after: str, besides: str | No
     Withdrawn items are left out by a join on the item's key: written as NOT EXISTS, it
     became an anti-join with a scan of every item of the database (1 ms at 5,000 items)."""
     unanswered = f"""
-        SELECT q.position FROM {_table(Assignment)} q
-        JOIN {_table(Item)} w ON w.id = q.item_id AND w.withdrawn_at IS NULL
+        SELECT q.position FROM {sql_rows.table(Assignment)} q
+        JOIN {sql_rows.table(Item)} w ON w.id = q.item_id AND w.withdrawn_at IS NULL
         WHERE q.annotator_id = {annotator} AND q.dataset_id = {dataset}
           {f"AND q.position <> {besides}" if besides else ""}
           AND NOT EXISTS (
-            SELECT 1 FROM {_table(Annotation)} done
+            SELECT 1 FROM {sql_rows.table(Annotation)} done
             WHERE done.item_id = q.item_id AND done.annotator_id = q.annotator_id AND done.status = %(submitted)s
           )"""
     return f"""COALESCE(
@@ -166,29 +163,13 @@ def _json(model: type[Model], field: str, value: str | None):
     return sql_rows.loaded_value(model._meta.get_field(field), value)
 
 
-def qualified_sql(annotator: str, dataset: str) -> str:
-    """SQL for whether the annotator may work on the dataset's items (the arguments are SQL
-    expressions): a dataset without a training pool is open to all; otherwise the annotator's
-    latest training round decides: released by an organizer, or finished with a score at or
-    above the dataset's threshold (any score when it has none)."""
-    return f"""COALESCE(
-            (SELECT r.released_at IS NOT NULL
-                    OR (r.finished_at IS NOT NULL AND (own.threshold IS NULL OR r.score >= own.threshold))
-             FROM {_table(TrainingRound)} r JOIN {_table(Dataset)} own ON own.id = r.dataset_id
-             WHERE r.dataset_id = {dataset} AND r.annotator_id = {annotator}
-             ORDER BY r.attempt DESC LIMIT 1),
-            NOT EXISTS (SELECT 1 FROM {_table(Dataset)} pool
-                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}')
-        )"""
-
-
 @cache
 def _qualified_sql() -> str:
     return f"SELECT {qualified_sql('%(annotator)s', '%(dataset)s')}"
 
 
 def is_qualified(annotator: AbstractBaseUser, dataset_id: int) -> bool:
-    """Whether the annotator may work on the dataset's items (see ``qualified_sql``)."""
+    """Whether the annotator may work on the dataset's items (annotation.annotate.qualification)."""
     with connection.cursor() as cursor:
         cursor.execute(_qualified_sql(), {"annotator": annotator.pk, "dataset": dataset_id})
         return bool(cursor.fetchone()[0])
@@ -234,10 +215,10 @@ def _withdrawn_count(*, answered: bool) -> str:
     withdrawn items (``answered``: and have a submitted answer), counted from the withdrawn
     items (a partial index holds only them, usually none), so that the cost does not grow with
     the queue."""
-    answer = f"""JOIN {_table(Annotation)} done
+    answer = f"""JOIN {sql_rows.table(Annotation)} done
               ON done.item_id = w.id AND done.annotator_id = gone.annotator_id AND done.status = %(submitted)s""" if answered else ""
-    return f"""(SELECT COUNT(*) FROM {_table(Item)} w
-                JOIN {_table(Assignment)} gone ON gone.item_id = w.id AND gone.annotator_id = a.annotator_id
+    return f"""(SELECT COUNT(*) FROM {sql_rows.table(Item)} w
+                JOIN {sql_rows.table(Assignment)} gone ON gone.item_id = w.id AND gone.annotator_id = a.annotator_id
                 {answer}
                 WHERE w.withdrawn_at IS NOT NULL AND gone.dataset_id = a.dataset_id)"""
 
@@ -253,26 +234,26 @@ def _item_page_sql(where: str) -> str:
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
                d.id, d.name, d.subtask, d.frozen, d.auto_majority,
                stored.answer, COALESCE(stored.version, 0), stored.status,
-               (SELECT COUNT(*) FROM {_table(Assignment)} answered
-                JOIN {_table(Annotation)} done
+               (SELECT COUNT(*) FROM {sql_rows.table(Assignment)} answered
+                JOIN {sql_rows.table(Annotation)} done
                   ON done.item_id = answered.item_id AND done.annotator_id = answered.annotator_id
                 WHERE answered.annotator_id = a.annotator_id AND answered.dataset_id = a.dataset_id
                   AND done.status = %(submitted)s),
-               (SELECT COUNT(*) FROM {_table(Assignment)} mine
+               (SELECT COUNT(*) FROM {sql_rows.table(Assignment)} mine
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id),
                {_withdrawn_count(answered=False)},
                {_withdrawn_count(answered=True)},
-               (SELECT mine.position FROM {_table(Assignment)} mine
-                JOIN {_table(Item)} w ON w.id = mine.item_id AND w.withdrawn_at IS NULL
+               (SELECT mine.position FROM {sql_rows.table(Assignment)} mine
+                JOIN {sql_rows.table(Item)} w ON w.id = mine.item_id AND w.withdrawn_at IS NULL
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
                   AND mine.position < a.position
                 ORDER BY mine.position DESC LIMIT 1),
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
                {qualified_sql("a.annotator_id", "a.dataset_id")}
-        FROM {_table(Assignment)} a
-        JOIN {_table(Item)} i ON i.id = a.item_id
-        JOIN {_table(Dataset)} d ON d.id = a.dataset_id
-        LEFT JOIN {_table(Annotation)} stored ON stored.item_id = a.item_id AND stored.annotator_id = a.annotator_id
+        FROM {sql_rows.table(Assignment)} a
+        JOIN {sql_rows.table(Item)} i ON i.id = a.item_id
+        JOIN {sql_rows.table(Dataset)} d ON d.id = a.dataset_id
+        LEFT JOIN {sql_rows.table(Annotation)} stored ON stored.item_id = a.item_id AND stored.annotator_id = a.annotator_id
         WHERE a.annotator_id = %(annotator)s AND {where}"""
 
 
@@ -320,3 +301,20 @@ def item_page(annotator: AbstractBaseUser, dataset_id: int, position: int) -> It
 def item_page_of_item(annotator: AbstractBaseUser, item_id: int) -> ItemPage | None:
     """The annotator's assignment of the item ``item_id`` (None: not assigned to them), in one query."""
     return _item_page("a.item_id = %(item)s", {"annotator": annotator.pk, "item": item_id})
+
+
+def assigned_items(annotator: AbstractBaseUser, dataset_id: int) -> QuerySet[Item]:
+    """The annotator's assigned items of the dataset in their order, each with its
+    ``position`` there; only the fields the API's item list shows."""
+    position = Assignment.objects.filter(item=OuterRef("pk"), annotator=annotator).values("position")[:1]
+    return (
+        Item.objects.filter(assignments__annotator=annotator, assignments__dataset_id=dataset_id)
+        .annotate(position=Subquery(position))
+        .order_by("position")
+        .only("id", "external_id", "payload", "withdrawn_at")
+    )
+
+
+def dataset_subtask(dataset_id: int) -> str:
+    """The subtask of the dataset (which raises Dataset.DoesNotExist if there is none)."""
+    return Dataset.objects.values_list("subtask", flat=True).get(pk=dataset_id)

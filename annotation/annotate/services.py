@@ -83,7 +83,7 @@ def _locked_annotation(page: ItemPage) -> Annotation | None:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {sql_rows.columns(Annotation, 'a')} FROM {sql_rows.quoted(Annotation)} a"
+            f"SELECT {sql_rows.columns(Annotation, 'a')} FROM {sql_rows.table(Annotation)} a"
             f" WHERE a.item_id = %s AND a.annotator_id = %s{lock}",
             [page.item_id, page.annotator_id],
         )
@@ -229,7 +229,7 @@ def _first_save_sql() -> str:
         f"WITH saved AS ({sql_rows.insert_sql(Annotation, INSERTED_FIELDS)}"
         f" ON CONFLICT ({sql_rows.column_list(Annotation, ('item_id', 'annotator_id'))}) DO NOTHING"
         f" RETURNING {sql_rows.column_list(Annotation, REVISED_FIELDS)})"
-        f" INSERT INTO {sql_rows.quoted(AnnotationRevision)} ({sql_rows.column_list(AnnotationRevision, REVISION_FIELDS)})"
+        f" INSERT INTO {sql_rows.table(AnnotationRevision)} ({sql_rows.column_list(AnnotationRevision, REVISION_FIELDS)})"
         f" SELECT * FROM saved RETURNING {sql_rows.column_list(AnnotationRevision, ('annotation_id',))}"
     )
 

@@ -1,9 +1,6 @@
 """The annotator's pages: continue a queue, the item page (and its htmx partials), the end
 of a queue, and the list of their answers."""
 
-import json
-from functools import cache
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -21,14 +18,13 @@ from annotation.annotate import answers as own
 from annotation.annotate import queue as queues
 from annotation.annotate import services as annotating
 from annotation.annotate.forms import OwnAnswersFilter
+from annotation.annotate.item_page import script_messages, widget_page
 from annotation.annotate.queue import datasets_with_work
 from annotation.core.errors import ItemWithdrawn, NeedsConfirmation, NotQualified, Refused
-from annotation.core.http import refusal_status
+from annotation.core.http import posted_json, refusal_status
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR, ORGANIZER, annotator_required, has_role
-from annotation.models import Dataset, subtask_title
-from annotation.subtasks import limits
-from annotation.subtasks.item_fields import annotator_payload
-from annotation.subtasks.problem_texts import for_annotator, sentences
+from annotation.models import Dataset
+from annotation.subtasks.problem_texts import sentences
 from annotation.subtasks.widgets import widget_for
 
 # The page's script trusts only these: a login page or a proxy's error page in reply to a save
@@ -162,66 +158,27 @@ def _item_page(
 ) -> TemplateResponse:
     """The item page (in ``layout``: the whole page, or NEXT_ITEM_LAYOUT for save & next
     without a page load)."""
-    widget = widget_for(page.subtask)
-    # Only the fields of the input schema: other keys of the line are for organizers.
-    payload = annotator_payload(page.subtask, page.payload)
-    # A stored draft that is not an object (drafts are checked, but pages draw whatever is
-    # stored) is shown as no answer, to the widget and the script alike.
-    answer = page.answer if isinstance(page.answer, dict) else None
     messages = script_messages(get_language())
     if page.withdrawn:
         # Shown like a frozen dataset's item: read only, Enter says why.
         messages = {**messages, "frozen": ItemWithdrawn().messages[0]}
-    config = {
-        "frozen": page.frozen or page.withdrawn,
-        "submitted": page.submitted,
-        "storageKey": f"{page.annotator_id}:{page.item_id}",
-        "messages": messages,
-    }
-    context = {
-        "layout": layout,
-        "item_url": _item_url(page),
-        "page": page,
-        "subtask_title": subtask_title(page.subtask),
-        "payload": payload,
-        "answer": answer,
-        "widget": widget,
-        "guideline_template": f"annotation/guidelines/{page.subtask}.html",
-        "clock": annotating.start_clock(page),
-        "config": config,
-        "problems": problems or [],
-        **widget.context(payload, answer),
-    }
-    return TemplateResponse(request, "annotation/item.html", context, status=status)
-
-
-@cache
-def script_messages(language: str | None) -> dict[str, str]:
-    """Texts the page's script shows, translated here so the page needs no catalogue request
-    (once per language and process: ``language`` is the active one)."""
-    return {
-        "saving": _("Saving…"),
-        "failedRetry": _(
-            "Not saved: no connection, a server error, or you were logged out. The answer is kept "
-            "in this browser; trying again in %(seconds)s s."
-        ),
-        "submitFailed": _(
-            "Could not reach the server. The answer is kept in this browser; press Enter to try again."
-        ),
-        "editedSubmitted": _("Changed. Press Enter to save the change."),
-        "restored": _("Restored a change from this browser that had not reached the server yet."),
-        "frozen": _("This dataset is frozen: its answers can no longer be changed."),
-        "keySaveNext": _("Save and open the next item"),
-        "keySaveNextAnywhere": _("Save and open the next item, also while typing"),
-        "keyPrevious": _("Previous item"),
-        "keySkip": _("Skip (the item comes back at the end)"),
-        "keyFlag": _("Flag a problem with this item"),
-        "keyGuideline": _("Show or hide the guideline"),
-        "keyHelp": _("Show the keys"),
-        "keyHelpAnywhere": _("Show the keys, also while typing"),
-        "keyAnswerField": _("Go to the answer field"),
-        "keyEscape": _("Leave the text field or close a window"),
-    }
+    return widget_page(
+        request,
+        "annotation/item.html",
+        {"layout": layout, "page": page, "clock": annotating.start_clock(page)},
+        subtask=page.subtask,
+        payload=page.payload,
+        # A stored draft that is not an object (drafts are checked, but pages draw whatever is
+        # stored) is shown as no answer, to the widget and the script alike.
+        answer=page.answer if isinstance(page.answer, dict) else None,
+        item_url=_item_url(page),
+        storage_key=f"{page.annotator_id}:{page.item_id}",
+        messages=messages,
+        frozen=page.frozen or page.withdrawn,
+        submitted=page.submitted,
+        problems=problems,
+        status=status,
+    )
 
 
 def _posted_int(request: HttpRequest, name: str) -> int:
@@ -231,21 +188,11 @@ def _posted_int(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _posted_answer(request: HttpRequest) -> object:
-    """The posted answer; None when it is not JSON (refused as no answer)."""
-    try:
-        return json.loads(request.POST.get("answer") or "null")
-    except ValueError:
-        return None
-    except RecursionError:  # nested too deep for Python to read
-        raise Refused([for_annotator(limits.depth_problem("answer"))]) from None
-
-
 def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
     try:
         outcome = annotating.save_answer(
             page=page,
-            answer=_posted_answer(request),
+            answer=posted_json(request, "answer"),
             submit=submit,
             based_on_version=_posted_int(request, "version"),
             active_ms=_posted_int(request, "active_ms"),

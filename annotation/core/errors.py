@@ -7,7 +7,7 @@ will read it. Messages the app makes are translated when the refusal is raised (
 language of the request); problems found by ``scoring`` keep its English message and their
 ``code``, which the app translates where people answer items. ``str(problem)`` is the line to
 show (``FILE:LINE: field: message``, or just the message of a refusal about no field).
-annotation/http.py maps a refusal to its HTTP status.
+annotation/core/http.py maps a refusal to its HTTP status.
 """
 
 from __future__ import annotations

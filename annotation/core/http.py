@@ -6,11 +6,15 @@ answers that cannot be exported conflict with what is stored (409), as do a deci
 an old version and one on an item another adjudicator holds; a frozen dataset forbids the
 change (403), as do answering a withdrawn item, adjudicating a dataset one annotates, and
 working on a dataset's items before passing its training round, and an organizer's action on
-an organizer's or a superuser's account.
+an organizer's or a superuser's account. What a page's form posts as JSON (an answer) is read
+the same on every page (``posted_json``).
 """
+
+import json
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from annotation.core.errors import (
     ClaimedByOther,
@@ -25,6 +29,7 @@ from annotation.core.errors import (
     StaleDecision,
     StaleVersion,
 )
+from scoring.problems import Problem
 
 STATUS = {
     StaleVersion: 409,
@@ -67,3 +72,16 @@ def posted_object(request: HttpRequest, model, field: str):
     if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
         raise Http404
     return get_object_or_404(model, pk=int(pk))
+
+
+def posted_json(request: HttpRequest, field: str) -> object:
+    """The JSON value posted in the form field ``field``: None when the field is missing or
+    empty or holds no JSON (the services refuse None as no answer). Raises Refused (code
+    ``too_deep``, as an answer too deep for the limits) when it is nested too deeply for
+    Python to read."""
+    try:
+        return json.loads(request.POST.get(field) or "null")
+    except ValueError:
+        return None
+    except RecursionError:
+        raise Refused([Problem(field, _("is nested too deeply"), "too_deep")]) from None

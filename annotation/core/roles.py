@@ -44,12 +44,10 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
 def _group_names(user_id: int) -> frozenset[str]:
     # Hand-written: it runs on every request, and building the ORM query took longer than
     # the database took to answer it.
-    memberships = Group.user_set.through._meta.db_table
-    groups = Group._meta.db_table
-    quote = connection.ops.quote_name
+    memberships, groups = sql_rows.table(Group.user_set.through), sql_rows.table(Group)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT g.name FROM {quote(groups)} g JOIN {quote(memberships)} m ON m.group_id = g.id"
+            f"SELECT g.name FROM {groups} g JOIN {memberships} m ON m.group_id = g.id"
             " WHERE m.user_id = %s",
             [user_id],
         )
@@ -64,9 +62,7 @@ def user_with_roles(source: str, where: str, params: list, columns: str = ""):
     where, in that order. Every page checks a role, and the ORM's queries for the user and
     then their groups cost more to build than the database takes to answer."""
     user_model = get_user_model()
-    quote = connection.ops.quote_name
-    memberships = quote(user_model.groups.through._meta.db_table)
-    groups = quote(Group._meta.db_table)
+    memberships, groups = sql_rows.table(user_model.groups.through), sql_rows.table(Group)
     fields = sql_rows.column_count(user_model)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -91,8 +87,7 @@ class UserWithRolesBackend(ModelBackend):
     their role names in one query (user_with_roles)."""
 
     def get_user(self, user_id):
-        users = connection.ops.quote_name(get_user_model()._meta.db_table)
-        user = user_with_roles(f"{users} u", "u.id = %s", [user_id])
+        user = user_with_roles(f"{sql_rows.table(get_user_model())} u", "u.id = %s", [user_id])
         return user if user is not None and self.user_can_authenticate(user) else None
 
 

@@ -19,7 +19,8 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 
-def quoted(model: type[Model]) -> str:
+def table(model: type[Model]) -> str:
+    """The model's table, quoted for hand-written SQL: ``"annotation_item"``."""
     return connection.ops.quote_name(model._meta.db_table)
 
 
@@ -67,7 +68,7 @@ def column_list(model: type[Model], names: tuple[str, ...]) -> str:
 @cache
 def insert_sql(model: type[Model], names: tuple[str, ...]) -> str:
     """INSERT of one row of the fields ``names``; its parameters: ``prepared(row, names)``."""
-    return f"INSERT INTO {quoted(model)} ({column_list(model, names)}) VALUES ({', '.join(['%s'] * len(names))})"
+    return f"INSERT INTO {table(model)} ({column_list(model, names)}) VALUES ({', '.join(['%s'] * len(names))})"
 
 
 def prepared(row: Model, names: tuple[str, ...]) -> list:
@@ -109,7 +110,7 @@ def insert(row: Model, names: tuple[str, ...]) -> None:
 def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in _fields(model, names))
-    return f"UPDATE {quoted(model)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+    return f"UPDATE {table(model)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
 
 
 def update(row: Model, names: tuple[str, ...]) -> None:

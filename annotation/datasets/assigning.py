@@ -100,7 +100,7 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
     return AssignmentResult(added={user.get_username(): len(ids) for user, ids in new.items() if ids}, removed={})
 
 
-def release(
+def release_items(
     dataset: Dataset, departed: User, annotators: list[User] | None = None, *, by: User | None = None
 ) -> AssignmentResult:
     """Move the departed annotator's unanswered items to others, keeping k and the balance.

@@ -1,5 +1,5 @@
-"""Forms of the organizer pages (and the annotator's answer filter). What the data must
-satisfy is checked by the services."""
+"""Forms of the organizer's dataset pages: import, gold, assignment, release, flags. What the
+data must satisfy is checked by the services."""
 
 from django import forms
 from django.contrib.auth.models import User

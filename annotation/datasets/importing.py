@@ -28,7 +28,7 @@ from annotation.subtasks import limits
 from annotation.subtasks.item_fields import answer_key_problems
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
-from scoring.validation import check_gold, check_inputs
+from scoring.validation import check_gold, check_inputs, repeated_id
 
 BATCH_SIZE = 2000
 
@@ -210,10 +210,10 @@ def _repeated_ids(filename: str, lines: list[Line], first_line: dict[str, int]) 
     """Ids of this chunk already seen in an earlier one (scoring reports repeats within a
     chunk); then adds this chunk's ids to ``first_line``."""
     problems = [
-        Problem("id", f"duplicate id {line.record['id']!r} (first on line {first_line[line.record['id']]})",
-                "duplicate_id", filename, line.number)
+        repeated
         for line in lines
-        if isinstance(line.record.get("id"), str) and line.record["id"] in first_line
+        if isinstance(line.record.get("id"), str)
+        and (repeated := repeated_id(line.record["id"], first_line, filename, line.number)) is not None
     ]
     for line in lines:
         if isinstance(line.record.get("id"), str):

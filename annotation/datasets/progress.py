@@ -7,7 +7,7 @@ import statistics
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
@@ -61,6 +61,22 @@ def dataset_overview(pk: int) -> Dataset:
     return datasets_overview().get(pk=pk)
 
 
+def datasets_by_name() -> QuerySet[Dataset]:
+    """Every dataset, training and control pools among them, by name (the API's list for organizers)."""
+    return Dataset.objects.order_by("name")
+
+
+def items_in_order(dataset_id: int) -> QuerySet[Item]:
+    """Every item of the dataset in input order, withdrawn ones among them, ``position`` None
+    (the API's item list for organizers: only the fields it shows)."""
+    return (
+        Item.objects.filter(dataset_id=dataset_id)
+        .annotate(position=Value(None, IntegerField()))
+        .order_by("ordinal")
+        .only("id", "external_id", "payload", "withdrawn_at")
+    )
+
+
 def annotator_progress(dataset: Dataset) -> list[AnnotatorProgress]:
     """Per annotator of the dataset: submitted / assigned and median active time per item,
     withdrawn items left out (as the annotators' own progress leaves them out)."""
@@ -97,6 +113,16 @@ def dataset_flags(dataset: Dataset) -> QuerySet[Flag]:
         .select_related("item", "raised_by", "resolved_by")
         .order_by(F("resolved_at").asc(nulls_first=True), "-created_at")
     )
+
+
+def dataset_flag(pk: int) -> Flag:
+    """One flag as its row on the dataset page shows it, with its item and the people involved."""
+    return Flag.objects.select_related("item", "raised_by", "resolved_by").get(pk=pk)
+
+
+def open_flag_count(dataset: Dataset) -> int:
+    """How many of the dataset's flags are not resolved yet."""
+    return Flag.objects.filter(item__dataset=dataset, resolved_at__isnull=True).count()
 
 
 def withdrawn_items(dataset: Dataset) -> QuerySet[Item]:

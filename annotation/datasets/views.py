@@ -16,11 +16,19 @@ from annotation.core.errors import Refused
 from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
-from annotation.datasets.assigning import assign, release
+from annotation.datasets.assigning import assign, release_items
 from annotation.datasets.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
 from annotation.datasets.importing import import_dataset, import_gold
 from annotation.datasets.organizing import resolve_flag, set_frozen
-from annotation.datasets.progress import annotator_progress, dataset_flags, dataset_overview, datasets_overview, withdrawn_items
+from annotation.datasets.progress import (
+    annotator_progress,
+    dataset_flag,
+    dataset_flags,
+    dataset_overview,
+    datasets_overview,
+    open_flag_count,
+    withdrawn_items,
+)
 from annotation.models import Dataset, Flag
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -67,13 +75,11 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 # The withdrawn items' list changes too: the whole page is drawn anew.
                 return HttpResponseClientRedirect(reverse("organizer_dataset", args=[dataset.pk]))
             if request.htmx:
-                flag = Flag.objects.select_related("item", "raised_by", "resolved_by").get(pk=flag.pk)
                 # The row, and out of band the heading's count of open flags.
-                open_flag_count = Flag.objects.filter(item__dataset=dataset, resolved_at__isnull=True).count()
                 return TemplateResponse(
                     request,
                     "annotation/organizer/_flag.html",
-                    {"dataset": dataset, "flag": flag, "open_flag_count": open_flag_count},
+                    {"dataset": dataset, "flag": dataset_flag(flag.pk), "open_flag_count": open_flag_count(dataset)},
                 )
             return redirect("organizer_dataset", pk=dataset.pk)
         return HttpResponse(status=400)
@@ -165,7 +171,7 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
                     dataset, list(form.cleaned_data["annotators"]), form.cleaned_data["per_item"]
                 )
             else:
-                result = release(dataset, form.cleaned_data["departed"], by=request.user)
+                result = release_items(dataset, form.cleaned_data["departed"], by=request.user)
         except Refused as refused:
             for message in refused.messages:
                 form.add_error(None, message)

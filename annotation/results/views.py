@@ -18,6 +18,7 @@ from annotation.core.files import refuse_upload, upload_too_large, uploaded_sour
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.models import Campaign, Dataset
+from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.downloads import export_download
 from annotation.results.exporting import build_export, build_submission
@@ -113,9 +114,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             status = refusal_status(refused)
         else:
             return redirect("organizer_campaign", pk=campaign.pk)
-    campaigns = Campaign.objects.prefetch_related("datasets").order_by("name")
     return TemplateResponse(request, "annotation/organizer/campaign_list.html",
-                            {"campaigns": campaigns, "form": form}, status=status)
+                            {"campaigns": selectors.campaigns(), "form": form}, status=status)
 
 
 @organizer_required

@@ -14,18 +14,14 @@ from datetime import datetime
 from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser, User
-from django.db import connection
 from django.db.models import F
 from django.db.models.expressions import RawSQL
 
-from annotation.annotate.queue import qualified_sql
+from annotation.annotate import qualification
+from annotation.core import sql_rows
 from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
 from annotation.subtasks.differences import Differences, differences, gold_answer_fields
 from scoring.subtasks import get_subtask
-
-
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
 
 
 def pool(dataset: Dataset | int, kind: str) -> Dataset | None:
@@ -53,8 +49,10 @@ class RoundState:
 
 
 def round_state(training_round: TrainingRound) -> RoundState:
+    """The round's items and its answers; a round not started yet (``current_round``) has none."""
     items = training_items(training_round.dataset_id)
-    answered = {answer.item_id: answer for answer in training_round.answers.all()}
+    answers = training_round.answers.all() if training_round.pk is not None else []
+    answered = {answer.item_id: answer for answer in answers}
     return RoundState(training_round, items, answered)
 
 
@@ -104,11 +102,11 @@ def qualification_table(dataset: Dataset) -> list[AnnotatorQualification]:
         rounds.setdefault(training_round.annotator_id, []).append(training_round)
     users = User.objects.filter(
         pk__in=set(rounds) | set(dataset.assignments.values_list("annotator_id", flat=True))
-    ).annotate(qualified=RawSQL(qualified_sql(f"{_table(User)}.id", str(int(dataset.pk))), []))
+    ).annotate(qualified=RawSQL(qualification.qualified_sql(f"{sql_rows.table(User)}.id", str(int(dataset.pk))), []))
     table = []
     for user in users.order_by("username"):
         mine = rounds.get(user.pk, [])
-        passed = [r.attempt for r in mine if r.finished_at and (dataset.threshold is None or r.score >= dataset.threshold)]
+        passed = [r.attempt for r in mine if qualification.passed(r, dataset)]
         table.append(AnnotatorQualification(
             annotator=user,
             rounds=mine,
@@ -217,3 +215,14 @@ def training_procedure(dataset: Dataset) -> dict:
 
 def latest_round(dataset: Dataset | int, annotator: AbstractBaseUser) -> TrainingRound | None:
     return TrainingRound.objects.filter(dataset=dataset, annotator=annotator).order_by("-attempt").first()
+
+
+def current_round(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
+    """The annotator's latest training round of the dataset; if they have none, their first
+    round as it will be once started, unsaved (``pk`` None, no answers): pages draw it as a
+    fresh round, and their first training answer starts it
+    (``services.answer_training_item``). Reading it writes nothing."""
+    latest = latest_round(dataset, annotator)
+    if latest is not None:
+        return latest
+    return TrainingRound(dataset=dataset, annotator=annotator, attempt=1)

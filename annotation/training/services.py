@@ -6,7 +6,7 @@ exports, agreement and baseline stay whole. An annotator answers the training po
 first (a round); each answer is scored by the scorer's own counts of its line
 (``Subtask.correctness``) and the round's score is the mean over its items
 (``statistics.fmean``: summed exactly, whatever the order of the rows). The latest round
-decides whether the annotator may work on real items (``selectors.queue.qualified_sql``).
+decides whether the annotator may work on real items (``annotation.annotate.qualification``).
 """
 
 from __future__ import annotations
@@ -135,7 +135,9 @@ def set_explanation(item: Item, text: str) -> None:
 
 
 def current_round(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
-    """The annotator's latest training round of the dataset, the first one started if none."""
+    """The annotator's latest training round of the dataset, the first one started (stored)
+    if none: a write, for POSTs (the first training answer, a release). Pages read
+    ``selectors.current_round``, which starts nothing."""
     latest = TrainingRound.objects.filter(dataset=dataset, annotator=annotator).order_by("-attempt").first()
     if latest is not None:
         return latest
@@ -150,7 +152,8 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
     """Store the answer to a training item of the round and score it; the last item's answer
     finishes the round with the mean correctness. Raises Refused (nothing stored) for an
     answer the item page would refuse, an item of another pool, a round that is over or an
-    item already answered in it."""
+    item already answered in it. A round not started yet (``selectors.current_round``: unsaved)
+    is started by its first answer that is not refused."""
     pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=Dataset.PoolKind.TRAINING)
     if not pool_items.filter(pk=item.pk).exists():
         raise Refused.because(_("This is not an item of the dataset's training round."))
@@ -158,6 +161,8 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
     if refusals:
         raise Refused(refusals)
     subtask = get_subtask(round.dataset.subtask)
+    if round.pk is None:
+        round = current_round(round.dataset, round.annotator)
     with transaction.atomic():
         round = TrainingRound.objects.select_for_update().get(pk=round.pk)
         latest = TrainingRound.objects.filter(dataset_id=round.dataset_id, annotator_id=round.annotator_id).aggregate(
@@ -193,7 +198,7 @@ def allow_retry(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
         return TrainingRound.objects.create(dataset=dataset, annotator=annotator, attempt=latest.attempt + 1)
 
 
-def release(dataset: Dataset, annotator: AbstractBaseUser, organizer: AbstractBaseUser | None) -> TrainingRound:
+def release_from_training(dataset: Dataset, annotator: AbstractBaseUser, organizer: AbstractBaseUser | None) -> TrainingRound:
     """Let the annotator work on real items whatever their training score (recorded on their
     latest round, started if none); only an annotator with items of the dataset. ``organizer``:
     who released them (None: not known, e.g. from a command run without ``--by``)."""

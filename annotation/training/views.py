@@ -6,8 +6,6 @@ and the organizer's explanation. Gold is read only for a training item the annot
 answered in the round shown.
 """
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -20,13 +18,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.annotate import queue as queues
-from annotation.annotate.views import REFUSED_HEADER, SAVED_HEADER, script_messages
+from annotation.annotate.item_page import script_messages, widget_page
+from annotation.annotate.views import REFUSED_HEADER, SAVED_HEADER
 from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
-from annotation.core.http import refusal_status
+from annotation.core.http import posted_json, refusal_status
 from annotation.core.roles import annotator_required, organizer_required
-from annotation.models import Dataset, Item, subtask_title
-from annotation.subtasks.item_fields import annotator_payload
+from annotation.models import Dataset, Item, TrainingRound, subtask_title
 from annotation.subtasks.widgets import widget_for
 from annotation.training import selectors as trainings
 from annotation.training import services as training_service
@@ -46,7 +44,7 @@ def _training_dataset(request: HttpRequest, dataset_pk: int) -> Dataset:
 def training_round(request: HttpRequest, dataset_pk: int) -> HttpResponse:
     """The next unanswered training item, or the round's outcome once all are answered."""
     dataset = _training_dataset(request, dataset_pk)
-    state = trainings.round_state(training_service.current_round(dataset, request.user))
+    state = trainings.round_state(trainings.current_round(dataset, request.user))
     if state.next_number is not None and not queues.is_qualified(request.user, dataset.pk):
         return redirect("training_item", dataset.pk, state.next_number)
     return TemplateResponse(request, "annotation/training/outcome.html", {
@@ -64,7 +62,8 @@ def training_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     are not stored: the browser keeps them until the submit); ?partial=<name> goes to the
     widget, as on the item page."""
     dataset = _training_dataset(request, dataset_pk)
-    state = trainings.round_state(training_service.current_round(dataset, request.user))
+    # Read only, also for a POST: the first answer starts the round (answer_training_item).
+    state = trainings.round_state(trainings.current_round(dataset, request.user))
     if not 1 <= position <= len(state.items):
         raise Http404
     number = position
@@ -102,47 +101,35 @@ def _after(dataset_pk: int, state: trainings.RoundState, number: int) -> str:
     return reverse("training_round", args=[dataset_pk])
 
 
+def _storage_key(training_round: TrainingRound, item: Item) -> str:
+    """Where the browser keeps the answer to ``item`` until it is sent: per round. A round not
+    started yet has no id: its key names the try it will be."""
+    if training_round.pk is None:
+        return f"training:{training_round.dataset_id}:{training_round.annotator_id}:{training_round.attempt}:{item.pk}"
+    return f"training:{training_round.pk}:{item.pk}"
+
+
 def _item_page(request: HttpRequest, context: dict, problems: list[str] | None = None, status: int = 200):
     item, dataset = context["item"], context["dataset"]
-    widget = widget_for(dataset.subtask)
-    # As on the item page: only the fields of the input schema reach the annotator.
-    payload = annotator_payload(dataset.subtask, item.payload)
-    config = {
-        "frozen": False,
-        "submitted": False,
-        "storageKey": f"training:{context['state'].round.pk}:{item.pk}",
-        "messages": _training_script_messages(),
-    }
-    return TemplateResponse(request, "annotation/training/item.html", {
-        **context,
+    return widget_page(
+        request,
+        "annotation/training/item.html",
+        context,
+        subtask=dataset.subtask,
+        payload=item.payload,
+        answer=None,
         # The widget's partials go to this page's URL (the widget templates' item_url).
-        "item_url": reverse("training_item", args=[dataset.pk, context["number"]]),
-        "payload": payload,
-        "answer": None,
-        "widget": widget,
-        "guideline_template": f"annotation/guidelines/{dataset.subtask}.html",
-        "config": config,
-        "problems": problems or [],
-        **widget.context(payload, None),
-    }, status=status)
-
-
-def _training_script_messages() -> dict[str, str]:
-    """The item page's script texts, with Enter named for what it does on a training item."""
-    return {
-        **script_messages(get_language()),
-        "keySaveNext": _("Answer and see the gold answer"),
-        "keySaveNextAnywhere": _("Answer and see the gold answer, also while typing"),
-    }
+        item_url=reverse("training_item", args=[dataset.pk, context["number"]]),
+        storage_key=_storage_key(context["state"].round, item),
+        messages=script_messages(get_language(), training=True),
+        problems=problems,
+        status=status,
+    )
 
 
 def _submit(request: HttpRequest, state: trainings.RoundState, item, number: int) -> HttpResponse:
     try:
-        answer = json.loads(request.POST.get("answer") or "null")
-    except (ValueError, RecursionError):
-        answer = None
-    try:
-        training_service.answer_training_item(round=state.round, item=item, answer=answer)
+        training_service.answer_training_item(round=state.round, item=item, answer=posted_json(request, "answer"))
     except Refused as refusal:
         status = refusal_status(refusal)
         if not request.htmx:
@@ -206,7 +193,7 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
                     training_service.allow_retry(dataset, annotator)
                     messages.success(request, _("%(name)s has a fresh training round.") % {"name": annotator.username})
                 else:
-                    training_service.release(dataset, annotator, request.user)
+                    training_service.release_from_training(dataset, annotator, request.user)
                     messages.success(request, _("%(name)s is released.") % {"name": annotator.username})
                 return redirect("organizer_training", pk=dataset.pk)
             else:

@@ -8,7 +8,7 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from annotation.core.errors import Refused
-from annotation.datasets.assigning import assign, release
+from annotation.datasets.assigning import assign, release_items
 from annotation.models import Annotation, Assignment
 from tests.factories import make_dataset, make_user
 
@@ -129,7 +129,7 @@ def test_release_moves_unanswered_items_keeping_k_and_balance(items, annotators,
     # A draft is not an answer: that item is released too.
     Annotation.objects.create(item=dataset.items.get(ordinal=b_items[2]), annotator=b, answer={}, status="draft")
 
-    result = release(dataset, b)
+    result = release_items(dataset, b)
 
     assert result.removed == {b.username: len(b_items) - 2}
     assert result.total_added == len(b_items) - 2
@@ -147,7 +147,7 @@ def test_release_to_named_annotators():
     dataset = wsd_dataset(6)
     a, b, c = (make_user() for _ in range(3))
     assign(dataset, [a, b], 1)
-    release(dataset, b, [c])
+    release_items(dataset, b, [c])
     assert loads(dataset) == Counter({a.username: 3, c.username: 3})
 
 
@@ -157,7 +157,7 @@ def test_release_that_would_break_k_is_refused_and_changes_nothing():
     assign(dataset, [a, b], 2)
     before = list(Assignment.objects.values_list("pk", flat=True))
     with pytest.raises(Refused, match="no other annotator"):
-        release(dataset, b)
+        release_items(dataset, b)
     assert list(Assignment.objects.values_list("pk", flat=True)) == before
 
 

@@ -5,8 +5,17 @@ from pathlib import Path
 
 import pytest
 
+from scoring.evaluate import read_predictions
 from scoring.subtasks import SUBTASK_KEYS, SUBTASKS, get_subtask
-from scoring.validation import answer_problems, check_gold, check_inputs, check_submission, draft_problems, submission_line
+from scoring.validation import (
+    answer_problems,
+    check_gold,
+    check_inputs,
+    check_submission,
+    draft_problems,
+    repeated_id,
+    submission_line,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "demo" / "data"
 GOLD_FILE = {key: "dev.SYNTHETIC-gold.jsonl" if key == "discourse" else "dev.gold.jsonl" for key in SUBTASK_KEYS}
@@ -153,6 +162,22 @@ def test_duplicate_ids_and_line_numbers_count_blank_lines():
     assert messages(problems) == [
         "in.jsonl:3: id: duplicate id 'a' (first on line 1)",
         "in.jsonl:4: id: expected string, found integer",
+    ]
+
+
+def test_a_repeated_id_is_one_problem_wherever_it_is_found():
+    assert repeated_id("a", {"b": 1}, "in.jsonl", 3) is None
+    problem = repeated_id("a", {"a": 1, "b": 2}, "in.jsonl", 3)
+    assert (str(problem), problem.field, problem.code) == ("in.jsonl:3: id: duplicate id 'a' (first on line 1)", "id", "duplicate_id")
+
+
+def test_a_prediction_repeats_only_an_id_of_the_gold_file():
+    data = jsonl({"id": "x", "answer": "A"}, {"id": "x", "answer": "B"}, {"id": "a", "answer": "A"}, {"id": "a", "answer": "B"})
+    _, errors, _ = read_predictions(get_subtask("wsd"), data, "pred.jsonl", {"a"})
+    assert messages(errors) == [
+        "pred.jsonl:1: id: 'x' is not an id of the gold file",
+        "pred.jsonl:2: id: 'x' is not an id of the gold file",
+        "pred.jsonl:4: id: duplicate id 'a' (first on line 3)",
     ]
 
 

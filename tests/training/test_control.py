@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from annotation.annotate import queue as queues
 from annotation.annotate.services import save_answer
-from annotation.datasets.assigning import assign, is_control_position, release
+from annotation.datasets.assigning import assign, is_control_position, release_items
 from annotation.models import Assignment, Dataset
 from annotation.results.agreement import counted_items, dataset_answers
 from annotation.results.exporting import build_export, build_submission
@@ -131,7 +131,7 @@ def test_release_of_a_departed_annotator_moves_real_items_only(controlled, annot
     other = make_user("annotator")
     assign(controlled, [annotator], 1)
     before = control_positions(controlled, annotator)
-    release(controlled, annotator, [other])
+    release_items(controlled, annotator, [other])
     assert Assignment.objects.filter(annotator=other, item__dataset=controlled).count() == 12
     assert control_positions(controlled, annotator) == before  # the departed annotator's control items stay theirs
     assert len(control_positions(controlled, other)) >= 3  # the taker gets their own, at the same rate
@@ -159,7 +159,7 @@ def test_the_organizers_training_page_runs_a_bounded_number_of_queries(controlle
     users = [make_user("annotator") for _ in range(annotators)]
     assign(controlled, users, 1)
     for user in users:
-        training.release(controlled, user, organizer)
+        training.release_from_training(controlled, user, organizer)
         answer_everything(user, controlled)
     client.force_login(organizer)
     with django_assert_max_num_queries(16):

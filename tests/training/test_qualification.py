@@ -84,7 +84,7 @@ def test_a_retry_is_a_fresh_round_and_passing_it_opens_the_items(setup):
 def test_a_released_annotator_works_whatever_their_score(setup, organizer):
     dataset, annotator, client = setup
     answer_round(client, dataset, "AAA")
-    training_service.release(dataset, annotator, organizer)
+    training_service.release_from_training(dataset, annotator, organizer)
     assert client.get(reverse("annotate_item", args=[dataset.pk, 1])).status_code == 200
 
 

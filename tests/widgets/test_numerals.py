@@ -182,7 +182,7 @@ def test_form_check_gives_the_same_results_from_many_threads():
 
 def test_morfeusz_is_loaded_on_first_use_and_once():
     script = (
-        "from annotation import numeral_forms as forms\n"
+        "from annotation.subtasks import numeral_forms as forms\n"
         "assert forms._morfeusz is None\n"
         "forms.is_numeral_form('dwa')\n"
         "first = forms._morfeusz\n"

@@ -1,6 +1,6 @@
 from django.core.management.base import CommandError
 
-from annotation.datasets.assigning import assign, release
+from annotation.datasets.assigning import assign, release_items
 from annotation.management.commands._common import DataCommand, dataset_named, user_named, users_named
 
 
@@ -22,7 +22,7 @@ class Command(DataCommand):
 
     def run(self, *, dataset, annotators, per_item, departed, **options):
         if departed is not None:
-            result = release(dataset, departed, annotators)
+            result = release_items(dataset, departed, annotators)
         elif annotators is None or per_item is None:
             raise CommandError("give --annotators and --per-item (or --release USER)")
         else:

@@ -47,7 +47,7 @@ class Command(DataCommand):
                 attempt = training.allow_retry(dataset, annotator).attempt
                 done.append(f"{annotator.get_username()}: a fresh training round (try {attempt})")
             for annotator in release or ():
-                training.release(dataset, annotator, by)
+                training.release_from_training(dataset, annotator, by)
                 done.append(f"{annotator.get_username()}: released")
         for line in done:  # with --json, stdout holds the JSON alone
             (self.stderr if json else self.stdout).write(line)

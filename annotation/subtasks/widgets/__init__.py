@@ -1,7 +1,7 @@
 """The answer area of the item page: one Widget per subtask.
 
-A subtask's widget is the ``WIDGET`` of the module ``annotation/widgets/<subtask key>.py``;
-a subtask without such a module gets the raw JSON form (``annotation/widgets/raw.py``), so the
+A subtask's widget is the ``WIDGET`` of the module ``annotation/subtasks/widgets/<subtask key>.py``;
+a subtask without such a module gets the raw JSON form (``annotation/subtasks/widgets/raw.py``), so the
 whole flow works before, and independently of, the dedicated widgets.
 """
 

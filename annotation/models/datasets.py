@@ -1,0 +1,194 @@
+"""The datasets and what belongs to an item: its gold, its place in annotators' queues, its flags."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.subtasks import SUBTASK_KEYS, get_subtask
+
+SUBTASK_CHOICES = [(key, key) for key in SUBTASK_KEYS]
+
+
+def subtask_title(key: str) -> str:
+    """The scorer's English title of subtask ``key``, in the user's language (the catalogue
+    translates it)."""
+    return gettext(get_subtask(key).title)
+
+
+class Dataset(models.Model):
+    class PoolKind(models.TextChoices):
+        TRAINING = "training", _("training")
+        CONTROL = "control", _("control")
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    subtask = models.CharField(_("subtask"), max_length=20, choices=SUBTASK_CHOICES)
+    source_filename = models.CharField(_("source file"), max_length=255)
+    source_sha256 = models.CharField(_("source SHA-256"), max_length=64)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    frozen = models.BooleanField(_("frozen"), default=False, help_text=_("No more edits to answers."))
+    gold_synthetic = models.BooleanField(
+        _("synthetic gold"), default=False, help_text=_("Gold made for testing; never report a score.")
+    )
+    gold_revealed = models.BooleanField(
+        _("gold revealed to adjudicators"), default=False
+    )
+    # A training or control pool is a dataset of its own (items with gold) linked to the
+    # dataset it serves, so that dataset's items, exports and agreement stay whole.
+    pool_of = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="pools",
+        verbose_name=_("pool of"),
+    )
+    pool_kind = models.CharField(_("pool kind"), max_length=10, choices=PoolKind.choices, blank=True)
+    # Qualification: the least training-round score (and control accuracy) that lets an
+    # annotator work; None: finishing the training round is enough.
+    threshold = models.FloatField(_("qualification threshold"), null=True, blank=True)
+    # One control item in `control_rate` positions of each queue (0: none); `control_seed`
+    # makes the interleaving reproducible.
+    control_rate = models.PositiveIntegerField(_("one control item in"), default=0)
+    control_seed = models.CharField(_("control seed"), max_length=100, blank=True)
+    auto_majority = models.BooleanField(
+        _("settle majority answers automatically"),
+        default=False,
+        help_text=_("A disagreement with a majority answer is settled by it, without an adjudicator."),
+    )
+    adjudicators_see_names = models.BooleanField(
+        _("adjudicators see annotators' names"),
+        default=False,
+        help_text=_("Otherwise the answers are shown as Annotator 1..K."),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("dataset")
+        verbose_name_plural = _("datasets")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(subtask__in=SUBTASK_KEYS), name="dataset_subtask_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(pool_of__isnull=True, pool_kind="")
+                | Q(pool_of__isnull=False, pool_kind__in=["training", "control"]),
+                name="dataset_pool_kind_with_pool_of",
+            ),
+            models.UniqueConstraint(
+                fields=["pool_of", "pool_kind"], condition=Q(pool_of__isnull=False), name="dataset_one_pool_per_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(threshold__isnull=True) | Q(threshold__gte=0, threshold__lte=1),
+                name="dataset_threshold_in_unit_interval",
+            ),
+            models.CheckConstraint(
+                condition=Q(control_rate=0) | Q(control_rate__gte=2), name="dataset_control_rate_zero_or_at_least_2"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def subtask_title(self) -> str:
+        return subtask_title(self.subtask)
+
+
+class Item(models.Model):
+    # Indexed as the first column of the unique constraints below.
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items", db_index=False)
+    external_id = models.CharField(_("id"), max_length=200)
+    payload = models.JSONField(_("input record"))
+    ordinal = models.PositiveIntegerField(_("position in the input file"))
+    # A broken item an organizer took out (resolving a flag): it leaves every queue,
+    # agreement, majority, adjudication, export and report, each of which lists it as withdrawn.
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
+
+    class Meta:
+        ordering = ["dataset", "ordinal"]
+        verbose_name = _("item")
+        verbose_name_plural = _("items")
+        constraints = [
+            models.UniqueConstraint(fields=["dataset", "external_id"], name="item_unique_external_id"),
+            models.UniqueConstraint(fields=["dataset", "ordinal"], name="item_unique_ordinal"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=True) | Q(withdrawn_by__isnull=False),
+                name="item_withdrawn_by_someone",
+            ),
+        ]
+        # The withdrawn items only (usually none): what the item page counts them from.
+        indexes = [models.Index(fields=["id"], condition=Q(withdrawn_at__isnull=False), name="item_withdrawn")]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class GoldAnswer(models.Model):
+    """The answer key of one item. Organizers only (adjudicators once revealed)."""
+
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="gold")
+    payload = models.JSONField(_("gold line"))
+
+    class Meta:
+        verbose_name = _("gold answer")
+        verbose_name_plural = _("gold answers")
+
+    def __str__(self) -> str:
+        return f"gold {self.item}"
+
+
+class Assignment(models.Model):
+    """One item in one annotator's queue; `position` is the annotator's own order."""
+
+    # No index of their own for dataset and item: each is the first column of a unique
+    # constraint's index below. With one, PostgreSQL counted an annotator's queue by reading
+    # every assignment of the dataset (its statistics do not know a new annotator).
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments", db_index=False)
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments", db_index=False)
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
+    position = models.PositiveIntegerField(_("position in the annotator's order"))
+    # Skipped items come back at the end of the queue, in the order they were skipped,
+    # while keeping their number in the annotator's order.
+    skipped_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dataset", "annotator", "position"]
+        verbose_name = _("assignment")
+        verbose_name_plural = _("assignments")
+        constraints = [
+            models.UniqueConstraint(fields=["item", "annotator"], name="assignment_unique_item_annotator"),
+            models.UniqueConstraint(
+                fields=["dataset", "annotator", "position"], name="assignment_unique_position"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item} → {self.annotator}"
+
+
+class Flag(models.Model):
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="flags")
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="flags")
+    comment = models.TextField(_("comment"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    resolution_note = models.TextField(_("resolution note"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("flag")
+        verbose_name_plural = _("flags")
+
+    def __str__(self) -> str:
+        return f"flag on {self.item}"

@@ -1,0 +1,74 @@
+"""Admin pages of the models' submissions and the campaigns.
+
+A submission is an upload record, checked whole when it was uploaded on the report page: read
+only, deleted by superusers only. A campaign is the organizers' grouping of datasets, edited
+here as on the campaigns page: one dataset per subtask."""
+
+from django import forms
+from django.contrib import admin
+from django.db.models.functions import Length
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
+from annotation.models import Campaign, ModelSubmission
+
+
+@admin.register(ModelSubmission)
+class ModelSubmissionAdmin(HistoryAdmin):
+    list_display = ["name", "dataset", "filename", "size", "uploaded_by", "uploaded_at"]
+    list_filter = ["dataset__subtask", ("dataset", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["name", "filename", "dataset__name"]
+    list_select_related = ["dataset", "uploaded_by"]
+
+    def get_queryset(self, request: HttpRequest):
+        # The file itself may be megabytes: the pages show its size, never load it.
+        return super().get_queryset(request).defer("data").annotate(data_size=Length("data"))
+
+    @admin.display(description="size (bytes)", ordering="data_size")
+    def size(self, submission: ModelSubmission) -> int:
+        return submission.data_size
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ["name", "datasets"]
+
+    def clean_datasets(self):
+        datasets = self.cleaned_data["datasets"]
+        seen: dict[str, str] = {}
+        problems = []
+        for dataset in datasets.order_by("name"):
+            if dataset.subtask in seen:
+                problems.append(
+                    _("%(first)s and %(second)s are both %(subtask)s datasets: a campaign has one dataset per subtask.")
+                    % {"first": seen[dataset.subtask], "second": dataset.name, "subtask": dataset.subtask}
+                )
+            seen.setdefault(dataset.subtask, dataset.name)
+        if problems:
+            raise forms.ValidationError(problems)
+        return datasets
+
+
+@admin.register(Campaign)
+class CampaignAdmin(OrganizerOnlyAdmin):
+    form = CampaignForm
+    list_display = ["name", "dataset_names", "created_by", "created_at"]
+    list_filter = ["datasets__subtask", ("datasets", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["name", "datasets__name"]
+    list_select_related = ["created_by"]
+    filter_horizontal = ["datasets"]
+    readonly_fields = ["created_by", "created_at"]
+
+    def get_queryset(self, request: HttpRequest):
+        return super().get_queryset(request).prefetch_related("datasets")
+
+    @admin.display(description="datasets")
+    def dataset_names(self, campaign: Campaign) -> str:
+        return ", ".join(sorted(dataset.name for dataset in campaign.datasets.all()))
+
+    def save_model(self, request: HttpRequest, obj: Campaign, form, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
