@@ -202,3 +202,21 @@ def test_a_revealed_numerals_key_shows_every_accepted_form(client, adjudicator):
             '(Accepted forms: <span lang="pl">pięć, pięciorga</span>)</p>') in page
     # The key agrees with one annotator: named beside them, counted once (the answer alone).
     assert '<tr><th lang="pl">pięć</th><td class="num">1</td><td>Annotator 1, Answer key</td></tr>' in page
+
+
+def test_the_settings_put_without_a_field_is_a_400_naming_it_and_patch_changes_some(client):
+    answered = wsd_answered([["A", "B"]])
+    client.force_login(person("organizer"))
+    url = reverse("api_adjudication_settings", args=[answered.dataset.pk])
+    before = client.get(url).json()
+    response = client.put(url, {}, content_type="application/json")
+    assert response.status_code == 400
+    assert set(response.json()) == {"auto_majority", "adjudicators_see_names", "gold_revealed"}
+    response = client.put(url, {"auto_majority": True, "gold_revealed": True}, content_type="application/json")
+    assert response.status_code == 400 and set(response.json()) == {"adjudicators_see_names"}
+    assert client.get(url).json() == before  # nothing changed
+    response = client.patch(url, {"gold_revealed": True}, content_type="application/json")
+    assert response.status_code == 200
+    assert response.json() == {**before, "gold_revealed": True}
+    assert client.get(url).json() == {**before, "gold_revealed": True}
+    assert client.patch(url, {"gold_revealed": "maybe"}, content_type="application/json").status_code == 400
