@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annotation.core.errors import Refused
-from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
+from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.models import Campaign, Dataset
@@ -63,9 +63,6 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The report of a dataset; POST uploads a model submission."""
     dataset = get_object_or_404(Dataset, pk=pk)
     options = _options(request)
-    if request.method == "POST" and upload_too_large(request):
-        return refuse_upload(request, "annotation/organizer/report.html", {
-            "dataset": dataset, "report": None, "form": ModelSubmissionForm(), "problems": []})
     form = ModelSubmissionForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
