@@ -134,3 +134,53 @@ def test_only_organizers_reach_the_accounts_page(client):
 
 def _upload(name: str, text: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, text.encode(), content_type="text/csv")
+
+
+def test_a_csv_over_the_in_memory_size_is_read_from_its_temporary_file(organizer_client, settings):
+    """Over FILE_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB) Django keeps the upload in a temporary file."""
+    rows = "".join(f"osoba-{n}-{'o' * 130},{'x' * 230}-{n}@example.org\n" for n in range(7_000))
+    assert len(rows.encode()) > settings.FILE_UPLOAD_MAX_MEMORY_SIZE
+    page = organizer_client.post(URL, {"action": "csv", "role": "annotator", "accounts": _upload("duzo.csv", rows)})
+    assert page.status_code == 200
+    assert User.objects.filter(username__startswith="osoba-").count() == 7_000
+
+
+def test_a_csv_of_more_accounts_than_one_query_can_name_is_made_in_batches():
+    """65,536 rows: more than PostgreSQL's 65,535 parameters of one statement."""
+    rows = "".join(f"n{n},\n" for n in range(65_536)).encode()
+    made = create_accounts_from_csv(source=SourceFile("a.csv", rows), role="annotator")
+    assert len(made) == 65_536
+    assert User.objects.filter(groups__name="annotator", username__startswith="n").count() == 65_536
+    assert not User.objects.get(username="n65535").has_usable_password()
+    # And a name taken among them is found.
+    with pytest.raises(Refused) as refused:
+        create_accounts_from_csv(source=SourceFile("b.csv", b"nowy,\nn65535,\n"), role="annotator")
+    assert [(p.line, p.code) for p in refused.value.problems] == [(2, "exists")]
+
+
+@pytest.mark.parametrize("bad", ["a\x00b,", "ala,a\x00@example.org", "\x00,"])
+def test_a_nul_in_the_csv_is_refused_with_its_line(organizer_client, bad):
+    page = organizer_client.post(URL, {"action": "csv", "role": "annotator",
+                                       "accounts": _upload("nul.csv", f"ola,\n{bad}\n")})
+    assert page.status_code == 422
+    assert [(p.file, p.line) for p in page.context["problems"]] == [("nul.csv", 2)]
+    assert "U+0000" in page.content.decode()
+    assert not User.objects.filter(username="ola").exists()
+
+
+def test_a_csv_not_in_utf8_names_the_line():
+    with pytest.raises(Refused) as refused:
+        create_accounts_from_csv(source=SourceFile("a.csv", "ala,\nżaba,\n".encode("iso-8859-2")), role="annotator")
+    assert [(p.file, p.line, p.code) for p in refused.value.problems] == [("a.csv", 2, "encoding")]
+    assert not User.objects.filter(username="ala").exists()
+
+
+@pytest.mark.parametrize(("bad", "field", "code"), [
+    (f"ala,{'x' * 250}@example.org", "email", "too_long"),  # validate_email passes it; the column is 254
+    ("ala," + "x" * 200_000, "line", "csv"),  # past the csv module's cell limit
+])
+def test_a_row_the_database_or_the_csv_reader_cannot_take_is_refused_with_its_line(bad, field, code):
+    with pytest.raises(Refused) as refused:
+        create_accounts_from_csv(source=SourceFile("a.csv", f"ola,\n{bad}\n".encode()), role="annotator")
+    assert [(p.line, p.field, p.code) for p in refused.value.problems] == [(2, field, code)]
+    assert not User.objects.filter(username="ola").exists()
