@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Every request with a body over the upload limit: 413 before anything reads it.
     "annotation.core.files.refuse_large_uploads",
+    # A NUL in the path, the query string or a form field (PostgreSQL cannot take it): 400.
+    "annotation.core.parameters.refuse_nul_parameters",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with the lock-out page.

@@ -373,3 +373,32 @@ def test_every_url_refuses_a_body_over_the_upload_limit_before_reading_it():
     assert not wrong, "\n".join(wrong)
     assert client.post("/api/token/", b"x" * 100, content_type="application/octet-stream",
                        CONTENT_LENGTH="10000").status_code != 413
+
+
+def test_a_nul_in_an_annotator_name_or_any_parameter_is_a_400_naming_it():
+    """The five places a NUL in an annotator's name was a 500 (PostgreSQL refuses it in a query),
+    and any other parameter: refused before a view reads it, nothing changed."""
+    queue = make_queue("wsd")
+    dataset, annotator = queue.dataset, queue.annotator
+    organizer = client_of(make_user("organizer"))
+    pages = [
+        organizer.get(f"/organize/{dataset.pk}/export/a%00b/"),
+        organizer.get(f"/organize/{dataset.pk}/exports/", {"source": "annotator:a\x00b"}),
+        organizer.post(f"/organize/{dataset.pk}/training/", {"action": "retry", "annotator": "a\x00b"}),
+        organizer.post(f"/organize/{dataset.pk}/training/", {"action": "release", "annotator": "a\x00b"}),
+        organizer.post(reverse("organizer_accounts"), {"action": "deactivate", "user": f"{annotator.pk}\x00"}),
+    ]
+    for response in pages:
+        assert response.status_code == 400, response
+        assert "U+0000" in response.content.decode()
+    assert "annotator: holds the character U+0000" in pages[3].content.decode()
+    response = organizer.get(f"/api/datasets/{dataset.pk}/export", {"source": "annotator:a\x00b"})
+    assert response.status_code == 400
+    assert response.json()["problems"] == ["source: holds the character U+0000, which no name or id holds."]
+    response = queue.client.post(reverse("api_annotations"), {"item": f"{queue.item.pk}\x00"})
+    assert response.status_code == 400
+    annotator.refresh_from_db()
+    assert annotator.is_active
+    # The same names without the NUL are answered as before.
+    assert organizer.get(f"/organize/{dataset.pk}/export/ab/").status_code == 404
+    assert organizer.post(f"/organize/{dataset.pk}/training/", {"action": "retry", "annotator": "ab"}).status_code == 404
