@@ -158,6 +158,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Checks nothing: a password set deletes the account's sessions and API token.
+    {"NAME": "annotation.accounts.passwords.EndSessionsOnNewPassword"},
 ]
 
 # Django's ModelBackend, loading a session's user with their roles in one query.

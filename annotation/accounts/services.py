@@ -17,18 +17,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from annotation.accounts.tokens import revoke_tokens
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR, check_may_manage
@@ -214,9 +218,27 @@ def _name_problems(name: str, taken: set[str], seen: set[str]) -> list[Problem]:
 
 
 def set_active(user: User, active: bool, *, by: User) -> None:
-    """Deactivate (the account can no longer log in; its sessions and tokens stop working) or
+    """Deactivate (the account can no longer log in; its sessions and tokens are deleted) or
     activate again, by ``by``. Its answers and assignments stay; unanswered items can then be
     released."""
     check_may_manage(by, user)
-    user.is_active = active
-    user.save(update_fields=["is_active"])
+    with transaction.atomic():
+        user.is_active = active
+        user.save(update_fields=["is_active"])
+        if not active:
+            end_sessions_and_tokens(user)
+
+
+def end_sessions_and_tokens(user: User, *, keep_session: str | None = None) -> None:
+    """Delete the user's sessions (but ``keep_session``, a session key) and API tokens: on
+    deactivation (activating again brings none back) and when a password is set. A session
+    names its user only inside its data, so the live sessions are read and each decoded."""
+    live = Session.objects.filter(expire_date__gt=timezone.now()).exclude(session_key=keep_session or "")
+    theirs = [
+        session.session_key
+        for session in live.iterator(chunk_size=BATCH)
+        if session.get_decoded().get(SESSION_KEY) == str(user.pk)
+    ]
+    for start in range(0, len(theirs), BATCH):
+        Session.objects.filter(session_key__in=theirs[start:start + BATCH]).delete()
+    revoke_tokens(user)

@@ -184,3 +184,78 @@ def test_a_row_the_database_or_the_csv_reader_cannot_take_is_refused_with_its_li
         create_accounts_from_csv(source=SourceFile("a.csv", f"ola,\n{bad}\n".encode()), role="annotator")
     assert [(p.line, p.field, p.code) for p in refused.value.problems] == [(2, field, code)]
     assert not User.objects.filter(username="ola").exists()
+
+
+def _session_and_token(user: User) -> tuple[Client, Client]:
+    from rest_framework.authtoken.models import Token
+
+    session = Client()
+    session.force_login(user)
+    return session, Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+
+
+def _works(session: Client, token: Client) -> tuple[bool, bool]:
+    return session.get(reverse("api_datasets")).status_code == 200, token.get(reverse("api_datasets")).status_code == 200
+
+
+def test_deactivation_deletes_the_sessions_and_tokens_so_activation_does_not_bring_them_back(organizer_client):
+    from django.contrib.sessions.models import Session
+    from rest_framework.authtoken.models import Token
+
+    leaving, other = make_user("annotator"), make_user("annotator")
+    session, token = _session_and_token(leaving)
+    others = _session_and_token(other)
+    assert _works(session, token) == (True, True)
+    organizer_client.post(URL, {"action": "deactivate", "user": leaving.pk})
+    assert not Token.objects.filter(user=leaving).exists()
+    organizer_client.post(URL, {"action": "activate", "user": leaving.pk})
+    leaving.refresh_from_db()
+    assert leaving.is_active
+    assert _works(session, token) == (False, False)
+    assert _works(*others) == (True, True)  # nobody else's
+    assert Session.objects.count() == 2  # the organizer's and the other annotator's
+
+
+def test_deactivation_in_the_admin_deletes_them_too(organizer_client):
+    leaving = make_user("annotator")
+    session, token = _session_and_token(leaving)
+    admin = Client()
+    admin.force_login(User.objects.get(username="olga"))
+    change = reverse("admin:auth_user_change", args=[leaving.pk])
+    form = admin.get(change).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
+    data.update(is_active="", groups=[group.pk for group in leaving.groups.all()], user_permissions=[],
+                date_joined_0=leaving.date_joined.strftime("%Y-%m-%d"), date_joined_1="00:00:00")
+    data = {key: value for key, value in data.items() if key not in ("date_joined", "last_login")}
+    response = admin.post(change, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    leaving.refresh_from_db()
+    assert not leaving.is_active
+    leaving.is_active = True
+    leaving.save()
+    assert _works(session, token) == (False, False)
+
+
+def test_a_password_set_at_a_one_time_link_ends_the_old_sessions_and_the_token(organizer_client):
+    user = make_user("annotator")
+    session, token = _session_and_token(user)
+    link = link_in(organizer_client.post(URL, {"action": "link", "user": user.pk}).content.decode())
+    person = Client()
+    form = person.get(link, follow=True)
+    person.post(form.redirect_chain[-1][0], {"new_password1": "Zupełnie-nowe-hasło-7",
+                                             "new_password2": "Zupełnie-nowe-hasło-7"})
+    assert _works(session, token) == (False, False)
+
+
+def test_a_password_changed_by_its_owner_keeps_their_own_session_and_ends_the_others_and_the_token():
+    from tests.factories import DEFAULT_PASSWORD
+
+    user = make_user("annotator")
+    other_session, token = _session_and_token(user)
+    own = Client()
+    own.force_login(user)
+    response = own.post(reverse("password_change"), {
+        "old_password": DEFAULT_PASSWORD, "new_password1": "Zupełnie-nowe-hasło-7", "new_password2": "Zupełnie-nowe-hasło-7"})
+    assert response.status_code == 302
+    assert own.get(reverse("api_datasets")).status_code == 200
+    assert _works(other_session, token) == (False, False)
