@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Answers to logged-in users: private, no-cache unless the view says more (no-store).
+    "polis_site.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Every request with a body over the upload limit: 413 before anything reads it.
     "annotation.core.files.refuse_large_uploads",

@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from annotation.core.errors import Refused
@@ -57,6 +58,7 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -95,6 +97,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     }, status=status)
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def campaign_list(request: HttpRequest) -> HttpResponse:
@@ -115,6 +118,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                             {"campaigns": selectors.campaigns(), "form": form}, status=status)
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -132,6 +136,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
@@ -167,6 +172,7 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
     )
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def dataset_exports(request: HttpRequest, pk: int) -> HttpResponse:
