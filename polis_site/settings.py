@@ -148,7 +148,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 # One cache for every worker and instance (DRF's throttles keep their counts here): a table
-# of the database, made by `manage.py createcachetable` (the scripts and the tests run it).
+# of the database, made by `manage.py migrate` (migration 0009 runs createcachetable).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "polis_cache"},
 }
