@@ -72,7 +72,7 @@ class ShownFlagSerializer(serializers.Serializer):
 class CaseSerializer(serializers.Serializer):
     item = serializers.IntegerField(source="item.pk")
     external_id = serializers.CharField(source="item.external_id")
-    payload = serializers.JSONField(source="item.payload", help_text="The input record.")
+    payload = serializers.JSONField(help_text="The input record as annotators see it: the fields its subtask's input schema names.")
     status = serializers.CharField(help_text='"open", "settled" or "stale".')
     disagreement = serializers.BooleanField()
     answers = ShownAnswerSerializer(many=True)
