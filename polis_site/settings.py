@@ -87,7 +87,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Every request with a body over the upload limit: 413 before anything reads it.
     "annotation.core.files.refuse_large_uploads",
-    # A NUL in the path, the query string or a form field (PostgreSQL cannot take it): 400.
+    # A NUL in the path or the query string (PostgreSQL cannot take it): 400.
     "annotation.core.parameters.refuse_nul_parameters",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

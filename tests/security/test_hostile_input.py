@@ -386,16 +386,18 @@ def test_a_nul_in_an_annotator_name_or_any_parameter_is_a_400_naming_it():
         organizer.get(f"/organize/{dataset.pk}/exports/", {"source": "annotator:a\x00b"}),
         organizer.post(f"/organize/{dataset.pk}/training/", {"action": "retry", "annotator": "a\x00b"}),
         organizer.post(f"/organize/{dataset.pk}/training/", {"action": "release", "annotator": "a\x00b"}),
-        organizer.post(reverse("organizer_accounts"), {"action": "deactivate", "user": f"{annotator.pk}\x00"}),
     ]
     for response in pages:
         assert response.status_code == 400, response
         assert "U+0000" in response.content.decode()
+    # An id posted with a NUL (posted_object) is refused too.
+    response = organizer.post(reverse("organizer_accounts"), {"action": "deactivate", "user": f"{annotator.pk}\x00"})
+    assert response.status_code == 400
     assert "annotator: holds the character U+0000" in pages[3].content.decode()
     response = organizer.get(f"/api/datasets/{dataset.pk}/export", {"source": "annotator:a\x00b"})
     assert response.status_code == 400
     assert response.json()["problems"] == ["source: holds the character U+0000, which no name or id holds."]
-    response = queue.client.post(reverse("api_annotations"), {"item": f"{queue.item.pk}\x00"})
+    response = queue.client.get(reverse("api_annotations"), {"dataset": f"{dataset.pk}\x00"})
     assert response.status_code == 400
     annotator.refresh_from_db()
     assert annotator.is_active
