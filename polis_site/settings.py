@@ -5,12 +5,15 @@ SECRET_KEY    required unless DEBUG is on
 DEBUG         "1"/"true" turns debug on (off by default)
 ALLOWED_HOSTS comma-separated (default: 127.0.0.1,localhost)
 POLIS_HTTPS   "1"/"true" when served over HTTPS only: secure cookies, SSL redirect, HSTS
-POLIS_PROXY   "1"/"true" when one reverse proxy (nginx, a load balancer) is in front: its
-              X-Forwarded-Proto and X-Forwarded-For are trusted, nobody else's
+POLIS_PROXY   "1"/"true" when one reverse proxy (nginx, a load balancer) is in front, a number
+              N for N proxies in a row: its X-Forwarded-Proto and the last N addresses of
+              X-Forwarded-For are trusted, nobody else's (unset: neither header is trusted)
 POLIS_MAX_UPLOAD_MB   the largest file the upload pages take (default 64)
 POLIS_TOKEN_DAYS      days an API token is valid (default 30)
 POLIS_LOGIN_FAILURES  wrong passwords in a row (per user name and address) before a lock-out (default 10)
 POLIS_LOGIN_LOCKOUT_MINUTES   how long a lock-out lasts (default 15)
+POLIS_ADDRESS_LOGIN_FAILURES  wrong passwords from one address, whatever the user names, within
+              those minutes before logins from it are locked out (default 100)
 POLIS_TOKEN_RATE      requests for a token per address (DRF's rate syntax, default 10/minute)
 """
 
@@ -28,6 +31,15 @@ VAR_DIR = BASE_DIR / "var"
 
 def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def proxy_count() -> int:
+    """How many proxies POLIS_PROXY declares: a number, or 1 for a yes; 0 when unset."""
+    value = os.environ.get("POLIS_PROXY", "").strip()
+    return int(value) if value.isdigit() else int(env_flag("POLIS_PROXY"))
+
+
+POLIS_PROXIES = proxy_count()
 
 
 DEBUG = env_flag("DEBUG")
@@ -70,7 +82,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Answers to logged-in users: private, no-cache unless the view says more (no-store).
+    "polis_site.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Every request with a body over the upload limit: 413 before anything reads it.
+    "annotation.core.files.refuse_large_uploads",
+    # A NUL in the path or the query string (PostgreSQL cannot take it): 400.
+    "annotation.core.parameters.refuse_nul_parameters",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with the lock-out page.
@@ -130,7 +148,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 # One cache for every worker and instance (DRF's throttles keep their counts here): a table
-# of the database, made by `manage.py createcachetable` (the scripts and the tests run it).
+# of the database, made by `manage.py migrate` (migration 0009 runs createcachetable).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "polis_cache"},
 }
@@ -142,6 +160,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Checks nothing: a password set deletes the account's sessions and API token.
+    {"NAME": "annotation.accounts.passwords.EndSessionsOnNewPassword"},
 ]
 
 # Django's ModelBackend, loading a session's user with their roles in one query.
@@ -156,6 +176,14 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("POLIS_LOGIN_LOCKOUT_MI
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# And per address, whatever the user names (one password tried on every account): a limit a lab
+# of annotators behind one address does not reach (a user's failures stop counting once they
+# log in), counted by the handler below from the same records.
+AXES_HANDLER = "annotation.accounts.lockout.AddressLimitedHandler"
+POLIS_ADDRESS_LOGIN_FAILURES = int(os.environ.get("POLIS_ADDRESS_LOGIN_FAILURES", "100"))
+# The client's address: the connection's, or the one the declared proxies saw (POLIS_PROXY),
+# the same as the API's throttles take (REST_FRAMEWORK's NUM_PROXIES below).
+AXES_CLIENT_IP_CALLABLE = "annotation.accounts.lockout.client_address"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -196,6 +224,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Counted in the shared cache above (the database), so that they hold across workers.
     "DEFAULT_THROTTLE_RATES": {"token": os.environ.get("POLIS_TOKEN_RATE", "10/minute")},
+    # The client's address for the throttles: the connection's, or the one the declared proxies
+    # saw. Unset, DRF would take X-Forwarded-For as sent, and a new one per request escapes.
+    "NUM_PROXIES": POLIS_PROXIES,
 }
 # API tokens expire; an organizer revokes one in the admin or with `manage.py revoke_tokens`.
 POLIS_TOKEN_LIFETIME = timedelta(days=int(os.environ.get("POLIS_TOKEN_DAYS", "30")))
@@ -231,11 +262,8 @@ SPECTACULAR_SETTINGS = {
 
 # A proxy in front: the scheme it saw and the client's address come from its headers. Only
 # then: without a proxy, anyone could send these headers.
-if env_flag("POLIS_PROXY"):
+if POLIS_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    AXES_IPWARE_PROXY_COUNT = 1
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-    REST_FRAMEWORK["NUM_PROXIES"] = 1
 
 # HTTPS-only deployment: one switch turns on every transport-security setting.
 if env_flag("POLIS_HTTPS"):

@@ -17,7 +17,6 @@ PORT=${PORT:-8000}
 
 say "migrating var/db.sqlite3"
 .venv/bin/python manage.py migrate --noinput -v 0
-.venv/bin/python manage.py createcachetable
 say "loading the demo"
 .venv/bin/python manage.py load_demo
 say "collecting static files"

@@ -19,13 +19,3 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         report.outcome = "failed"
         report.longrepr = f"skipped under CI=true, where nothing may be skipped: {reason}"
     return report
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """The test database as `migrate` leaves it, plus the cache table the settings name
-    (DRF's throttles count there), as the scripts make it with `createcachetable`."""
-    from django.core.management import call_command
-
-    with django_db_blocker.unblock():
-        call_command("createcachetable", verbosity=0)

@@ -79,7 +79,6 @@ def set_up(env: dict, annotators: int, items: int) -> dict:
     """A migrated database with `annotators` annotators (a0, a1, ...), each assigned every item of
     one commas dataset of `items` items, and an API token each."""
     manage(env, "migrate", "--noinput", "-v", "0")
-    manage(env, "createcachetable")
     return json.loads(manage(env, "shell", "-c", SETUP % {"annotators": annotators, "items": items}).splitlines()[-1])
 
 

@@ -130,3 +130,24 @@ def test_the_migrations_describe_the_models():
     from django.core.management import call_command
 
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+MIGRATE_THEN_ASK_FOR_A_TOKEN = """
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+call_command("migrate", verbosity=0)
+print("polis_cache" in connection.introspection.table_names())
+response = Client().post("/api/token/", {"username": "nobody", "password": "x"}, HTTP_HOST="127.0.0.1")
+print(response.status_code)
+"""
+
+
+def test_migrate_makes_the_cache_table_the_token_throttle_counts_in(tmp_path):
+    """The README's steps but createcachetable: /api/token/ answers (400, no such user), not 500."""
+    env = production_env(ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    result = run_python(env, "-c", MIGRATE_THEN_ASK_FOR_A_TOKEN)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["True", "400"]

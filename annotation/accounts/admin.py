@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from annotation.accounts.services import ACCOUNT_ROLES
+from annotation.accounts.services import ACCOUNT_ROLES, end_sessions_and_tokens
 from annotation.core.admin import OrganizerOnlyMixin, _is_organizer
 from annotation.core.roles import may_manage
 
@@ -32,6 +32,12 @@ class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
         if request.user.is_superuser:
             return super().get_readonly_fields(request, obj)
         return ["is_staff", "is_superuser", "user_permissions", "last_login", "date_joined"]
+
+    def save_model(self, request: HttpRequest, obj: User, form, change: bool) -> None:
+        """As on the accounts page: an account saved inactive loses its sessions and tokens."""
+        super().save_model(request, obj, form, change)
+        if not obj.is_active:
+            end_sessions_and_tokens(obj)
 
     def formfield_for_manytomany(self, db_field, request: HttpRequest, **kwargs):
         if db_field.name == "groups" and not request.user.is_superuser:

@@ -1,5 +1,6 @@
 """The view that hands out API tokens (throttled; expiry in annotation.accounts.authentication)."""
 
+from django.views.decorators.cache import never_cache
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,4 +23,5 @@ class ObtainExpiringToken(ObtainAuthToken):
         return Response({"token": token.key})
 
 
-obtain_token = ObtainExpiringToken.as_view()
+# The answer is a secret: no cache keeps it.
+obtain_token = never_cache(ObtainExpiringToken.as_view())

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from annotation.core.files import UploadField
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR
 
 ACCOUNT_ROLE_CHOICES = [(ANNOTATOR, _("annotator")), (ADJUDICATOR, _("adjudicator"))]
@@ -16,5 +17,5 @@ class AccountForm(forms.Form):
 
 
 class AccountsCsvForm(forms.Form):
-    accounts = forms.FileField(label=_("CSV file: one account a line, login name and e-mail"))
+    accounts = UploadField(label=_("CSV file: one account a line, login name and e-mail"))
     role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)

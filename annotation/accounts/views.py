@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from annotation.accounts.forms import AccountForm, AccountsCsvForm
@@ -21,6 +22,7 @@ from annotation.datasets.assigning import release_items
 from annotation.models import Dataset
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def accounts(request: HttpRequest) -> HttpResponse:

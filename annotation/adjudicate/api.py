@@ -72,7 +72,7 @@ class ShownFlagSerializer(serializers.Serializer):
 class CaseSerializer(serializers.Serializer):
     item = serializers.IntegerField(source="item.pk")
     external_id = serializers.CharField(source="item.external_id")
-    payload = serializers.JSONField(source="item.payload", help_text="The input record.")
+    payload = serializers.JSONField(help_text="The input record as annotators see it: the fields its subtask's input schema names.")
     status = serializers.CharField(help_text='"open", "settled" or "stale".')
     disagreement = serializers.BooleanField()
     answers = ShownAnswerSerializer(many=True)
@@ -93,9 +93,12 @@ class DecisionWriteSerializer(serializers.Serializer):
 
 
 class SettingsSerializer(serializers.ModelSerializer):
+    """The three settings, each required in a PUT (400 naming those missing); PATCH sends any of them."""
+
     class Meta:
         model = Dataset
         fields = ["auto_majority", "adjudicators_see_names", "gold_revealed"]
+        extra_kwargs = {field: {"required": True} for field in fields}
 
 
 
@@ -185,16 +188,17 @@ def adjudication_decision(request: Request, pk: int) -> Response:
 
 
 @extend_schema(methods=["GET"], responses=SettingsSerializer)
-@extend_schema(methods=["PUT"], request=SettingsSerializer, responses=SettingsSerializer)
-@api_view(["GET", "PUT"])
+@extend_schema(methods=["PUT", "PATCH"], request=SettingsSerializer, responses=SettingsSerializer)
+@api_view(["GET", "PUT", "PATCH"])
 def adjudication_settings(request: Request, pk: int) -> Response:
     """Organizers: whether majorities settle disagreements automatically, whether adjudicators
-    see annotators' names, whether the gold is revealed to adjudicators."""
+    see annotators' names, whether the gold is revealed to adjudicators. PUT sends all three
+    (a missing one is a 400 naming it), PATCH those to change."""
     if not has_role(request.user, ORGANIZER):
         raise PermissionDenied
     dataset = get_object_or_404(Dataset, pk=pk)
-    if request.method == "PUT":
-        incoming = SettingsSerializer(data=request.data)
+    if request.method in ("PUT", "PATCH"):
+        incoming = SettingsSerializer(data=request.data, partial=request.method == "PATCH")
         incoming.is_valid(raise_exception=True)
-        dataset = set_adjudication_settings(dataset, **incoming.validated_data)
+        dataset = set_adjudication_settings(dataset, **{**SettingsSerializer(dataset).data, **incoming.validated_data})
     return Response(SettingsSerializer(dataset).data)

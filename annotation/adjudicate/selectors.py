@@ -40,6 +40,7 @@ from annotation.models import (
     Item,
 )
 from annotation.subtasks.differences import Differences, differences, gold_answer_fields
+from annotation.subtasks.item_fields import annotator_payload
 from scoring.agreement import majority_answer
 
 OPEN = "open"
@@ -262,6 +263,12 @@ class AdjudicationCase:
     @property
     def version(self) -> int:
         return self.adjudication.version if self.adjudication else 0
+
+    @property
+    def payload(self) -> dict:
+        """The item as adjudicators see it, on the page and in the API: the fields its subtask's
+        input schema names, as annotators see it (other keys of the line are organizers')."""
+        return annotator_payload(self.dataset.subtask, self.item.payload)
 
     @property
     def decision_text(self) -> str:

@@ -21,6 +21,7 @@ from annotation.core.errors import NotAdjudicatorHere, Refused, StaleDecision
 from annotation.core.http import posted_json, refusal_status
 from annotation.core.roles import adjudicator_required
 from annotation.models import Adjudication, Dataset, Item
+from annotation.subtasks.item_fields import annotator_payload
 from annotation.subtasks.widgets import PARTIAL, widget_for
 
 # The page's script trusts only these, as on the item page.
@@ -87,7 +88,7 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
         return _page(request, case)
     # Partials and saves need only the item: the service checks the rest.
     item = get_object_or_404(cases.items_with_dataset(), pk=item_pk, dataset=dataset, withdrawn_at=None)
-    partial = widget_for(dataset.subtask).partial_reply(request, item.payload)
+    partial = widget_for(dataset.subtask).partial_reply(request, annotator_payload(dataset.subtask, item.payload))
     if partial is not None:
         return partial
     intent = request.POST.get("intent")
@@ -138,14 +139,14 @@ def _page(
         "dataset": case.dataset,
         "subtask_title": case.dataset.subtask_title,
         "item": case.item,
-        "payload": case.item.payload,
+        "payload": case.payload,
         "answer": edit_answer,
         "widget": widget,
         "previous_item": cases.previous_decision(request.user, case.dataset.pk, case.item.pk),
         "config": config,
         "problems": problems or [],
         "sources": Adjudication.Source,
-        **widget.context(case.item.payload, edit_answer),
+        **widget.context(case.payload, edit_answer),
     }
     return TemplateResponse(request, "annotation/adjudicate/item.html", context, status=status)
 

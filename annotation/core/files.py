@@ -1,18 +1,19 @@
 """Files that come in: a source file read once as a stream (an upload or a path on disk), the
-upload limit, and the refusal of an upload over it."""
+upload limit, and the refusal of an upload over it: one check for every request, the middleware
+``refuse_large_uploads`` (in settings.MIDDLEWARE), so that no page or endpoint can forget it."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
 from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.utils.functional import lazy
@@ -56,12 +57,27 @@ def upload_too_large(request: HttpRequest) -> bool:
         return False
 
 
-def refuse_upload(request: HttpRequest, template: str, context: dict) -> TemplateResponse:
-    messages.error(request, upload_limit_sentence())
-    response = TemplateResponse(request, template, context, status=413)
-    # The body is not read: the connection cannot be used for another request.
-    response["Connection"] = "close"
-    return response
+API_PREFIX = "/api/"
+
+
+def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Middleware: a request whose body is over settings.POLIS_MAX_UPLOAD_BYTES, whatever the page
+    or endpoint, is answered 413 before any of it is read (JSON under /api/, else a page stating
+    the limit); nothing is changed. Placed after the session and authentication middleware (the
+    page shows who is logged in) and before any view or CSRF check reads the body."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if not upload_too_large(request):
+            return get_response(request)
+        if request.path.startswith(API_PREFIX):
+            response = JsonResponse({"detail": upload_limit_sentence()}, status=413)
+        else:
+            response = TemplateResponse(request, "413.html", {"message": upload_limit_sentence()}, status=413).render()
+        # The body is not read: the connection cannot be used for another request.
+        response["Connection"] = "close"
+        return response
+
+    return middleware
 
 
 def upload_limit_sentence() -> str:
@@ -74,7 +90,8 @@ def upload_limit_sentence() -> str:
 
 class UploadField(forms.FileField):
     """A file field stating the upload limit; static/annotation/upload_limit.js refuses a
-    larger file in the browser before it is sent, the view refuses it from its Content-Length."""
+    larger file in the browser before it is sent, ``refuse_large_uploads`` a larger request from
+    its Content-Length. Every file field of the app is one."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("help_text", lazy(upload_limit_sentence, str)())

@@ -12,6 +12,7 @@ the same on every page (``posted_json``).
 
 import json
 
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -69,6 +70,8 @@ def refusal_data(refused: Refused) -> dict:
 
 def posted_object(request: HttpRequest, model, field: str):
     pk = request.POST.get(field, "")
+    if "\x00" in pk:
+        raise BadRequest(_("%(field)s: holds the character U+0000, which no name or id holds.") % {"field": field})
     if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
         raise Http404
     return get_object_or_404(model, pk=int(pk))

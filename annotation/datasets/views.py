@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotation.adjudicate.forms import AdjudicationSettingsForm
 from annotation.adjudicate.services import set_adjudication_settings
 from annotation.core.errors import Refused
-from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
+from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.datasets.assigning import assign, release_items
@@ -99,8 +99,6 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST" and upload_too_large(request):
-        return refuse_upload(request, "annotation/organizer/import.html", {"form": ImportForm(), "problems": []})
     form = ImportForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
@@ -128,10 +126,6 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset = get_object_or_404(Dataset, pk=pk)
-    if request.method == "POST" and upload_too_large(request):
-        return refuse_upload(
-            request, "annotation/organizer/import_gold.html", {"dataset": dataset, "form": GoldForm(), "problems": []}
-        )
     form = GoldForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():

@@ -1,6 +1,7 @@
 """REST API of results for organizers: agreement, exports and the human-baseline report."""
 
 from django.shortcuts import get_object_or_404
+from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view
@@ -32,6 +33,7 @@ def dataset_agreement(request: Request, pk: int) -> Response:
     return Response(AgreementSerializer(report).data)
 
 
+@never_cache
 @extend_schema(
     parameters=[
         OpenApiParameter("source", str, description="annotator:NAME, majority, adjudicated or all; without it, the sources and their counts"),
@@ -79,6 +81,7 @@ report_schema = extend_schema(
 )
 
 
+@never_cache
 @report_schema
 @api_view(["GET"])
 def dataset_report(request: Request, pk: int) -> Response:
@@ -89,6 +92,7 @@ def dataset_report(request: Request, pk: int) -> Response:
                                                     exclude_below_control=_flag(request, "exclude_below_control")))
 
 
+@never_cache
 @report_schema
 @api_view(["GET"])
 def campaign_report(request: Request, pk: int) -> Response:

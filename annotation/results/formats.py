@@ -103,11 +103,25 @@ def _tex_table(headers: list[str], rows: list[list[str]], caption: str, notes: l
     return "\n".join(lines) + "\n"
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value: object) -> object:
+    """A text cell a spreadsheet would read as a formula, written as text: prefixed with an
+    apostrophe (OWASP's advice). Numbers are numbers and stay as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(headers: list[str], rows: list[list]) -> str:
+    """The table as CSV, every text cell safe to open in a spreadsheet (names come from
+    organizers and uploads: a dataset or model named "=HYPERLINK(...)" stays text)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(rows)
+    writer.writerow([spreadsheet_text(header) for header in headers])
+    writer.writerows([spreadsheet_text(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 

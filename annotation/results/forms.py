@@ -3,12 +3,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from annotation.core.files import UploadField
 from annotation.models import Dataset
 
 
 class ModelSubmissionForm(forms.Form):
     name = forms.CharField(label=_("Model name"), max_length=100)
-    submission = forms.FileField(label=_("Submission (JSONL, every item answered)"))
+    submission = UploadField(label=_("Submission (JSONL, every item answered)"))
 
 
 class CampaignForm(forms.Form):

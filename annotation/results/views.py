@@ -11,10 +11,11 @@ from django.template.response import TemplateResponse
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from annotation.core.errors import Refused
-from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
+from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.models import Campaign, Dataset
@@ -57,15 +58,13 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The report of a dataset; POST uploads a model submission."""
     dataset = get_object_or_404(Dataset, pk=pk)
     options = _options(request)
-    if request.method == "POST" and upload_too_large(request):
-        return refuse_upload(request, "annotation/organizer/report.html", {
-            "dataset": dataset, "report": None, "form": ModelSubmissionForm(), "problems": []})
     form = ModelSubmissionForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
@@ -98,6 +97,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
     }, status=status)
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def campaign_list(request: HttpRequest) -> HttpResponse:
@@ -118,6 +118,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                             {"campaigns": selectors.campaigns(), "form": form}, status=status)
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -135,6 +136,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResponse:
@@ -170,6 +172,7 @@ def export_submission(request: HttpRequest, pk: int, annotator: str) -> HttpResp
     )
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["GET"])
 def dataset_exports(request: HttpRequest, pk: int) -> HttpResponse:

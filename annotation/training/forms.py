@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from annotation.core.files import UploadField
 from annotation.models import Dataset
 
 
@@ -28,5 +29,5 @@ class QualificationForm(forms.Form):
 
 class PoolForm(forms.Form):
     kind = forms.ChoiceField(label=_("Pool"), choices=Dataset.PoolKind.choices)
-    inputs = forms.FileField(label=_("Inputs (JSONL)"))
-    gold = forms.FileField(label=_("Gold (JSONL, with an optional explanation per line)"))
+    inputs = UploadField(label=_("Inputs (JSONL)"))
+    gold = UploadField(label=_("Gold (JSONL, with an optional explanation per line)"))

@@ -23,6 +23,7 @@ from annotation.annotate.views import REFUSED_HEADER, SAVED_HEADER
 from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import posted_json, refusal_status
+from annotation.core.parameters import NUL, refuse_parameters
 from annotation.core.roles import annotator_required, organizer_required
 from annotation.models import Dataset, Item, TrainingRound, subtask_title
 from annotation.subtasks.widgets import widget_for
@@ -188,7 +189,10 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("Explanation saved."))
                 return redirect("organizer_training", pk=dataset.pk)
             elif action in ("retry", "release"):
-                annotator = get_object_or_404(User, username=request.POST.get("annotator", ""))
+                name = request.POST.get("annotator", "")
+                if NUL in name:
+                    return refuse_parameters(request, ["annotator"])
+                annotator = get_object_or_404(User, username=name)
                 if action == "retry":
                     training_service.allow_retry(dataset, annotator)
                     messages.success(request, _("%(name)s has a fresh training round.") % {"name": annotator.username})

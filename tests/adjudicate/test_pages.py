@@ -202,3 +202,45 @@ def test_a_revealed_numerals_key_shows_every_accepted_form(client, adjudicator):
             '(Accepted forms: <span lang="pl">pięć, pięciorga</span>)</p>') in page
     # The key agrees with one annotator: named beside them, counted once (the answer alone).
     assert '<tr><th lang="pl">pięć</th><td class="num">1</td><td>Annotator 1, Answer key</td></tr>' in page
+
+
+def test_the_settings_put_without_a_field_is_a_400_naming_it_and_patch_changes_some(client):
+    answered = wsd_answered([["A", "B"]])
+    client.force_login(person("organizer"))
+    url = reverse("api_adjudication_settings", args=[answered.dataset.pk])
+    before = client.get(url).json()
+    response = client.put(url, {}, content_type="application/json")
+    assert response.status_code == 400
+    assert set(response.json()) == {"auto_majority", "adjudicators_see_names", "gold_revealed"}
+    response = client.put(url, {"auto_majority": True, "gold_revealed": True}, content_type="application/json")
+    assert response.status_code == 400 and set(response.json()) == {"adjudicators_see_names"}
+    assert client.get(url).json() == before  # nothing changed
+    response = client.patch(url, {"gold_revealed": True}, content_type="application/json")
+    assert response.status_code == 200
+    assert response.json() == {**before, "gold_revealed": True}
+    assert client.get(url).json() == {**before, "gold_revealed": True}
+    assert client.patch(url, {"gold_revealed": "maybe"}, content_type="application/json").status_code == 400
+
+
+def test_adjudicators_get_the_item_as_the_page_shows_it_not_the_organizers_extra_keys(client, adjudicator, monkeypatch):
+    """An input line's keys outside its schema are kept for organizers; neither the adjudication
+    page (with any widget, the raw one that shows every field it is given too) nor the API
+    gives them to adjudicators."""
+    from annotation.adjudicate import views
+    from annotation.models import Item
+    from annotation.subtasks.widgets.raw import raw_widget
+
+    answered = wsd_answered([["A", "B"]])
+    item = answered.items[0]
+    item.payload = {**item.payload, "organizer_note": "CANARY-ORGANIZERS-ONLY"}
+    Item.objects.filter(pk=item.pk).update(payload=item.payload)
+    client.force_login(adjudicator)
+    case = client.get(reverse("api_adjudication_item", args=[item.pk])).json()
+    assert "organizer_note" not in case["payload"]
+    assert case["payload"]["reference_sentence"] == item.payload["reference_sentence"]
+    for url in (answered.url(item), answered.url(item) + "?edit=1"):
+        assert "CANARY-ORGANIZERS-ONLY" not in client.get(url).content.decode()
+    monkeypatch.setattr(views, "widget_for", raw_widget)
+    page = client.get(answered.url(item)).content.decode()
+    assert item.payload["reference_sentence"].split("[[")[0] in page  # the raw widget shows the fields
+    assert "CANARY-ORGANIZERS-ONLY" not in page

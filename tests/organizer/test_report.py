@@ -363,3 +363,26 @@ def test_withdrawn_items_are_scored_for_no_one(wsd_dataset):
     assert (report["n_gold"], report["n_withdrawn"]) == (3, 1)
     rows = {row["source"]: row for row in report["sources"]}
     assert rows["annotator:ann2"]["n_scored"] == 3 and rows["annotator:ann2"]["score"] == 0.75  # D never in gold now
+
+
+def test_csv_downloads_write_names_a_spreadsheet_would_run_as_text(wsd_dataset):
+    """A dataset or model named like a formula (=, +, -, @) is a text cell, prefixed with an
+    apostrophe, in the campaign's and the report's CSV."""
+    import csv
+    import io
+
+    wsd_dataset.name = '=HYPERLINK("http://example.org/","x")'
+    wsd_dataset.save()
+    upload_model_submission(dataset=wsd_dataset, name="=1+2", submission=model_file("ABCC"))
+    upload_model_submission(dataset=wsd_dataset, name="@SUM(A1)", submission=model_file("ABCD"))
+    campaign = create_campaign(name="-2+3", datasets=[wsd_dataset])
+    client = organizer_client()
+    downloads = [
+        client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=csv").content.decode(),
+        client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?format=csv").content.decode(),
+    ]
+    cells = [cell for text in downloads for row in csv.reader(io.StringIO(text)) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+    assert "'" + wsd_dataset.name in cells
+    # Numbers stay numbers.
+    assert any(cell.replace(".", "", 1).isdigit() for cell in cells)

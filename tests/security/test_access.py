@@ -132,3 +132,25 @@ def test_every_write_of_the_item_page_needs_the_csrf_token(morphosyntax_queue):
     assert htmx_post(client, url + "?partial=diff", {"corrected_sentence": "x"}).status_code == 403
     assert not dataset.assignments.filter(skipped_at__isnull=False).exists()
     assert not Flag.objects.exists() and not annotator.annotations.exists()
+
+
+def test_there_is_no_e_mail_password_reset_to_ask_for(client):
+    """The site sends no e-mail: Django's reset form (which tried localhost:25) and its "sent"
+    page are gone; the one-time link an organizer hands out is confirmed as before."""
+    from django.core import mail
+    from django.urls import NoReverseMatch
+
+    from annotation.accounts.services import password_link
+
+    user = make_user("annotator")
+    user.email = "someone@example.org"
+    user.save()
+    for path in ("/accounts/password_reset/", "/accounts/password_reset/done/"):
+        assert client.get(path).status_code == 404
+        assert client.post(path, {"email": user.email}).status_code == 404
+    assert not mail.outbox
+    for name in ("password_reset", "password_reset_done"):
+        with pytest.raises(NoReverseMatch):
+            reverse(name)
+    assert client.get(password_link(user), follow=True).status_code == 200
+    assert client.get(reverse("password_reset_complete")).status_code == 200

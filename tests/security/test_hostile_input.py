@@ -8,6 +8,7 @@ import json
 import tracemalloc
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -323,3 +324,83 @@ def test_the_upload_page_states_its_limit_and_refuses_a_larger_file_before_readi
     big = SimpleUploadedFile("gold.jsonl", jsonl(sample_records("commas", 1)) * 200)
     response = client.post(reverse("organizer_import_gold", args=[dataset.pk]), {"gold": big})
     assert response.status_code == 413
+
+
+@override_settings(POLIS_MAX_UPLOAD_BYTES=10_000)
+def test_the_training_and_control_pool_upload_and_the_accounts_csv_refuse_a_larger_file():
+    organizer = make_user("organizer")
+    client = client_of(organizer)
+    dataset = make_queue("commas").dataset
+    page = client.get(reverse("organizer_training", args=[dataset.pk])).content.decode()
+    assert 'data-max-bytes="10000"' in page and "upload_limit.js" in page
+    big = jsonl(sample_records("commas", 1)) * 200
+    response = client.post(reverse("organizer_training", args=[dataset.pk]), {
+        "action": "pool", "kind": "training",
+        "inputs": SimpleUploadedFile("in.jsonl", big), "gold": SimpleUploadedFile("gold.jsonl", big),
+    })
+    assert response.status_code == 413
+    assert "The largest file this page takes is 9.8\xa0KB" in response.content.decode()
+    assert not Dataset.objects.filter(pool_of=dataset).exists()
+    users_before = set(User.objects.values_list("username", flat=True))
+    csv = "".join(f"annotator-{n},\n" for n in range(2000)).encode()
+    response = client.post(reverse("organizer_accounts"), {
+        "action": "csv", "role": "annotator", "accounts": SimpleUploadedFile("a.csv", csv)})
+    assert response.status_code == 413
+    assert set(User.objects.values_list("username", flat=True)) == users_before
+
+
+@override_settings(POLIS_MAX_UPLOAD_BYTES=10_000)
+def test_every_url_refuses_a_body_over_the_upload_limit_before_reading_it():
+    """One check for every page and endpoint, those of the URL configuration to come included:
+    a body announced larger than the limit is a 413 (JSON under /api/), never read."""
+    import re
+
+    from django.urls import get_resolver
+
+    from tests.security.test_permission_matrix import every_url
+
+    client = client_of(make_user("organizer"))
+    wrong = []
+    for name, form, _ in every_url(get_resolver()):
+        url = "/" + re.sub(r"%\((\w+)\)s", "1", form)
+        for method in ("post", "put", "patch"):
+            response = getattr(client, method)(url, b"x" * 100, content_type="application/octet-stream",
+                                               CONTENT_LENGTH="10001")
+            if response.status_code != 413 or response["Connection"] != "close":
+                wrong.append(f"{method} {url} ({name}): {response.status_code}")
+            elif url.startswith("/api/") and "The largest file" not in response.json()["detail"]:
+                wrong.append(f"{method} {url} ({name}): {response.content[:100]}")
+    assert not wrong, "\n".join(wrong)
+    assert client.post("/api/token/", b"x" * 100, content_type="application/octet-stream",
+                       CONTENT_LENGTH="10000").status_code != 413
+
+
+def test_a_nul_in_an_annotator_name_or_any_parameter_is_a_400_naming_it():
+    """The five places a NUL in an annotator's name was a 500 (PostgreSQL refuses it in a query),
+    and any other parameter: refused before a view reads it, nothing changed."""
+    queue = make_queue("wsd")
+    dataset, annotator = queue.dataset, queue.annotator
+    organizer = client_of(make_user("organizer"))
+    pages = [
+        organizer.get(f"/organize/{dataset.pk}/export/a%00b/"),
+        organizer.get(f"/organize/{dataset.pk}/exports/", {"source": "annotator:a\x00b"}),
+        organizer.post(f"/organize/{dataset.pk}/training/", {"action": "retry", "annotator": "a\x00b"}),
+        organizer.post(f"/organize/{dataset.pk}/training/", {"action": "release", "annotator": "a\x00b"}),
+    ]
+    for response in pages:
+        assert response.status_code == 400, response
+        assert "U+0000" in response.content.decode()
+    # An id posted with a NUL (posted_object) is refused too.
+    response = organizer.post(reverse("organizer_accounts"), {"action": "deactivate", "user": f"{annotator.pk}\x00"})
+    assert response.status_code == 400
+    assert "annotator: holds the character U+0000" in pages[3].content.decode()
+    response = organizer.get(f"/api/datasets/{dataset.pk}/export", {"source": "annotator:a\x00b"})
+    assert response.status_code == 400
+    assert response.json()["problems"] == ["source: holds the character U+0000, which no name or id holds."]
+    response = queue.client.get(reverse("api_annotations"), {"dataset": f"{dataset.pk}\x00"})
+    assert response.status_code == 400
+    annotator.refresh_from_db()
+    assert annotator.is_active
+    # The same names without the NUL are answered as before.
+    assert organizer.get(f"/organize/{dataset.pk}/export/ab/").status_code == 404
+    assert organizer.post(f"/organize/{dataset.pk}/training/", {"action": "retry", "annotator": "ab"}).status_code == 404

@@ -74,11 +74,17 @@ APPLICATION = {
     "logout":                 "405/302 405/302 405/302 405/302 405/302",
     "password_change":        "302/302 200/200 200/200 200/200 200/200",
     "password_change_done":   "302/302 200/405 200/405 200/405 200/405",
-    "password_reset":         "200/200 200/200 200/200 200/200 200/200",
-    "password_reset_done":    "200/405 200/405 200/405 200/405 200/405",
     "password_reset_confirm": "200/200 200/200 200/200 200/200 200/200",
     "password_reset_complete": "200/405 200/405 200/405 200/405 200/405",
     "set_language":           "302/302 302/302 302/302 302/302 302/302",
+}
+
+# Answers that carry secrets (one-time links, the token) or the campaign's data (exports,
+# reports and their downloads): Cache-Control no-store.
+NO_STORE = {
+    "organizer_accounts", "password_reset_confirm", "api_token", "organizer_export", "organizer_exports",
+    "api_dataset_export", "organizer_report", "organizer_campaigns", "organizer_campaign", "api_dataset_report",
+    "api_campaign_report",
 }
 
 
@@ -150,7 +156,7 @@ def client_of(user) -> Client:
 
 
 def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str, str]]:
-    """(URL name, URL, role, method) -> (status, body, redirect location) for every cell."""
+    """(URL name, URL, role, method) -> (status, body, redirect location, Cache-Control) for every cell."""
     values = parameter_values(campaign_data)
     _, _, users = campaign_data
     cells = {}
@@ -166,7 +172,8 @@ def run_matrix(campaign_data) -> dict[tuple[str, str, str, str], tuple[int, str,
                 streaming = getattr(response, "streaming", False)
                 body = b"".join(response.streaming_content) if streaming else response.content
                 cells[(name, url, role, method)] = (
-                    response.status_code, body.decode("utf-8", "replace"), response.get("Location", "")
+                    response.status_code, body.decode("utf-8", "replace"), response.get("Location", ""),
+                    response.get("Cache-Control", ""),
                 )
     return cells
 
@@ -189,7 +196,7 @@ def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
     cells = run_matrix(campaign)
     assert len(cells) >= 1000
     wrong = []
-    for (name, url, role, method), (status, body, location) in cells.items():
+    for (name, url, role, method), (status, body, location, cache_control) in cells.items():
         want = expected(name, role, method)
         if want is None:
             if status >= 500:
@@ -202,6 +209,12 @@ def test_every_cell_of_the_permission_matrix_and_the_gold_canary(campaign):
             login = "/admin/login/" if name.startswith("admin:") else "/accounts/login/"
             if not location.startswith(login):
                 wrong.append(f"{method} {url} as {role}: sent to {location}, not to {login}")
+        # No shared cache keeps what a logged-in user gets; secrets and data are not stored at all.
+        directives = {part.strip() for part in cache_control.split(",")}
+        if role != "anonymous" and not ({"private", "no-cache"} <= directives or "no-store" in directives):
+            wrong.append(f"{method} {url} as {role}: Cache-Control {cache_control!r}")
+        if name in NO_STORE and status == 200 and "no-store" not in directives:
+            wrong.append(f"{method} {url} as {role}: Cache-Control {cache_control!r} without no-store")
     assert not wrong, "\n".join(wrong)
     # The canary is there to be found: the organizer sees it.
     assert any(GOLD_MARK in cell[1] for key, cell in cells.items() if key[2] == "organizer")

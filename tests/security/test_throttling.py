@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
+from django.conf import settings
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
@@ -118,3 +119,104 @@ def test_an_organizer_lifts_a_lock_out_in_the_admin():
     response = admin.post(f"/admin/axes/accessattempt/{attempt.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert log_in(Client(), user.username, DEFAULT_PASSWORD).status_code == 302
+
+
+def test_a_new_x_forwarded_for_on_each_request_does_not_escape_the_token_throttle():
+    """Without a proxy (POLIS_PROXY unset) the header is anybody's word: the address is the
+    connection's (DRF's NUM_PROXIES 0), so a made-up X-Forwarded-For per request changes nothing."""
+    user = make_user("annotator")
+    statuses = [
+        Client(REMOTE_ADDR="10.9.7.7", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").post(
+            "/api/token/", {"username": user.username, "password": DEFAULT_PASSWORD}
+        ).status_code
+        for n in range(11)
+    ]
+    assert statuses == [200] * 10 + [429]
+
+
+PROXY_SETTINGS = """
+import django
+django.setup()
+from django.conf import settings
+from rest_framework.settings import api_settings
+print(api_settings.NUM_PROXIES, settings.POLIS_PROXIES)
+"""
+
+
+@pytest.mark.parametrize(("proxy", "expected"), [("", "0 0"), ("0", "0 0"), ("1", "1 1"), ("true", "1 1"), ("2", "2 2")])
+def test_the_addresses_trusted_in_x_forwarded_for_are_the_declared_proxies_only(proxy, expected):
+    from tests.test_deployment import production_env, run_python
+
+    result = run_python(production_env(ALLOWED_HOSTS="127.0.0.1", POLIS_PROXY=proxy), "-c", PROXY_SETTINGS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
+@override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "NUM_PROXIES": 1})
+def test_behind_one_proxy_the_address_it_saw_is_throttled():
+    user = make_user("annotator")
+
+    def ask(client_address: str) -> int:
+        # The proxy appends the address it saw to what the client sent.
+        return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.6, {client_address}").post(
+            "/api/token/", {"username": user.username, "password": DEFAULT_PASSWORD}
+        ).status_code
+
+    assert [ask("203.0.113.5") for _ in range(11)] == [200] * 10 + [429]
+    assert ask("203.0.113.6") == 200
+
+
+@override_settings(AXES_FAILURE_LIMIT=5, POLIS_ADDRESS_LOGIN_FAILURES=20)
+def test_one_password_sprayed_over_many_accounts_from_one_address_is_stopped():
+    """The lock-out per user name lets one password be tried on every account; the count of
+    failures per address stops that, on the login form and at /api/token/ alike."""
+    users = [make_user("annotator") for _ in range(22)]
+    statuses = [log_in(Client(), user.username, "Summer2026!").status_code for user in users[:19]]
+    assert statuses == [200] * 19  # the form again: under both limits
+    assert log_in(Client(), users[19].username, "Summer2026!").status_code == 429  # the 20th failure
+    # From now on no password is tried from this address, not even a right one.
+    assert log_in(Client(), users[20].username, DEFAULT_PASSWORD).status_code == 429
+    response = Client().post("/api/token/", {"username": users[21].username, "password": DEFAULT_PASSWORD})
+    assert response.status_code == 400 and not Token.objects.exists()
+    # Another address is not locked out.
+    assert log_in(Client(REMOTE_ADDR="10.1.2.3"), users[21].username, DEFAULT_PASSWORD).status_code == 302
+    # The organizer lifts it with the command (or in the admin).
+    call_command("axes_reset_ip", "127.0.0.1")
+    assert log_in(Client(), users[21].username, DEFAULT_PASSWORD).status_code == 302
+
+
+def test_a_lab_of_thirty_annotators_behind_one_address_who_mistype_still_log_in():
+    """With the default limits: each of 30 annotators behind one address types a wrong password
+    three times, then the right one."""
+    users = [make_user("annotator") for _ in range(30)]
+    for user in users:
+        for _ in range(3):
+            assert log_in(Client(), user.username, "wrong").status_code == 200
+    for user in users:
+        assert log_in(Client(), user.username, DEFAULT_PASSWORD).status_code == 302
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_without_a_proxy_the_login_lock_out_ignores_x_forwarded_for():
+    user = make_user("annotator")
+    for n in range(3):
+        Client(HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").post("/accounts/login/", {"username": user.username, "password": "x"})
+    response = Client(HTTP_X_FORWARDED_FOR="198.51.100.99").post(
+        "/accounts/login/", {"username": user.username, "password": DEFAULT_PASSWORD}
+    )
+    assert response.status_code == 429
+
+
+@override_settings(AXES_FAILURE_LIMIT=3, POLIS_PROXIES=1)
+def test_behind_one_proxy_the_login_lock_out_is_per_address_the_proxy_saw():
+    user = make_user("annotator")
+
+    def via_proxy(client_address: str, password: str) -> int:
+        return Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.6, {client_address}").post(
+            "/accounts/login/", {"username": user.username, "password": password}
+        ).status_code
+
+    for _ in range(3):
+        via_proxy("203.0.113.5", "wrong")
+    assert via_proxy("203.0.113.5", DEFAULT_PASSWORD) == 429
+    assert via_proxy("203.0.113.6", DEFAULT_PASSWORD) == 302  # not everyone behind the proxy
