@@ -12,6 +12,8 @@ POLIS_TOKEN_DAYS      days an API token is valid (default 30)
 POLIS_LOGIN_FAILURES  wrong passwords in a row (per user name and address) before a lock-out (default 10)
 POLIS_LOGIN_LOCKOUT_MINUTES   how long a lock-out lasts (default 15)
 POLIS_TOKEN_RATE      requests for a token per address (DRF's rate syntax, default 10/minute)
+POLIS_REPORT_REFRESH_MINUTES  while answers come in, a report is computed again on its own at most
+              this often (default 5; 0: whenever the data changed)
 """
 
 import os
@@ -57,6 +59,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "annotation",
 ]
 
@@ -198,6 +202,11 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"token": os.environ.get("POLIS_TOKEN_RATE", "10/minute")},
 }
 # API tokens expire; an organizer revokes one in the admin or with `manage.py revoke_tokens`.
+# Reports are computed by a background worker (`manage.py db_worker`) from a queue in the
+# app's own database (django-tasks with django-tasks-db).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+POLIS_REPORT_REFRESH = timedelta(minutes=float(os.environ.get("POLIS_REPORT_REFRESH_MINUTES", "5")))
+
 POLIS_TOKEN_LIFETIME = timedelta(days=int(os.environ.get("POLIS_TOKEN_DAYS", "30")))
 
 # The largest file the upload pages take; a larger one is refused before it is read (import
