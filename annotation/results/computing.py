@@ -34,7 +34,7 @@ from annotation.results.plots import report_plots
 from annotation.results.report import campaign_report, dataset_report
 
 # A computation still "running" this long after it was asked for died with its worker.
-ABANDONED = timedelta(hours=1)
+ABANDONED = timedelta(minutes=20)
 
 
 def _version(dataset: Dataset | None, campaign: Campaign | None) -> dict:
