@@ -59,7 +59,7 @@ def main() -> None:
 
     django.setup()
     from django.conf import settings
-    from django.test import Client
+    from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
 
     from annotation.models import StoredReport
@@ -67,13 +67,12 @@ def main() -> None:
     from annotation.results.services import create_campaign
     from tests.factories import make_user
 
-    from django.test import override_settings
-
     setup_test_environment()  # the test client's host name and response context
     # No collectstatic here: the static files' URLs from the finders, as the tests have them.
     override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"], STORAGES={
         **settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}).enable()
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
     load_before = os.getloadavg()
     print(f"load average before the runs: {load_before[0]:.2f} ({os.cpu_count()} CPUs)")
     figures: dict[str, dict] = {}

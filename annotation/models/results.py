@@ -75,9 +75,8 @@ class StoredReport(models.Model):
     # What the computation saw: the figures of the data version (counts, latest times and ids).
     seen = models.JSONField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
-    # Rendered at computation time: {key, title, alt, svg, headers, rows} per plot; format -> text.
+    # The plots as drawn ({key, title, alt, svg, headers, rows} each); what is served is in `parts`.
     plots = models.JSONField(default=list, blank=True)
-    files = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
     requested_at = models.DateTimeField(auto_now_add=True)
     computed_at = models.DateTimeField(null=True, blank=True)
@@ -103,3 +102,32 @@ class StoredReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of {self.dataset or self.campaign} ({self.version[:8]}, seed {self.seed})"
+
+
+class StoredReportPart(models.Model):
+    """One thing a computed report serves as it is, read alone: a download (``file``, by format),
+    a plot's SVG (``plot``, by key), the page's body (``page``, by language code) or the API's
+    JSON (``api``)."""
+
+    class Kind(models.TextChoices):
+        FILE = "file", _("download")
+        PLOT = "plot", _("plot")
+        PAGE = "page", _("page")
+        API = "api", _("API")
+
+    stored = models.ForeignKey(StoredReport, on_delete=models.CASCADE, related_name="parts", db_index=False)
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    key = models.CharField(max_length=300)
+    content = models.TextField()
+
+    class Meta:
+        ordering = ["stored", "kind", "key"]
+        verbose_name = _("computed report part")
+        verbose_name_plural = _("computed report parts")
+        constraints = [
+            models.UniqueConstraint(fields=["stored", "kind", "key"], name="stored_report_part_unique"),
+            models.CheckConstraint(condition=Q(kind__in=["file", "plot", "page", "api"]), name="stored_report_part_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} of {self.stored}"

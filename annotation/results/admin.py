@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
-from annotation.models import Campaign, ModelSubmission, StoredReport
+from annotation.models import Campaign, ModelSubmission, StoredReport, StoredReportPart
 
 
 @admin.register(ModelSubmission)
@@ -91,7 +91,27 @@ class StoredReportAdmin(OrganizerOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest):
         # The report and its plots may be megabytes: the pages never load them.
-        return super().get_queryset(request).defer("report", "plots", "files")
+        return super().get_queryset(request).defer("report", "plots")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(StoredReportPart)
+class StoredReportPartAdmin(OrganizerOnlyAdmin):
+    """What a computed report serves (downloads, plots, page bodies, API JSON): read only."""
+
+    list_display = ["stored", "kind", "key"]
+    list_filter = ["kind"]
+    search_fields = ["key", "stored__dataset__name", "stored__campaign__name"]
+    list_select_related = ["stored__dataset", "stored__campaign"]
+    readonly_fields = ["stored", "kind", "key", "content"]
+
+    def get_queryset(self, request: HttpRequest):
+        return super().get_queryset(request).defer("content")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -1,5 +1,8 @@
 """REST API of results for organizers: agreement, exports and the human-baseline report."""
 
+import json
+
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -14,8 +17,9 @@ from annotation.core.errors import Refused
 from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ORGANIZER
 from annotation.core.serializers import RefusalSerializer
-from annotation.models import Campaign, Dataset
+from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import report as report_selectors
+from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.computing import serve_report
 from annotation.results.downloads import export_download
@@ -81,15 +85,17 @@ report_schema = extend_schema(
 )
 
 
-def _served(served) -> Response:
-    """The stored report with its computation's facts, or 202 while the first one is computed."""
+def _served(served) -> Response | HttpResponse:
+    """The stored report's JSON as it was written, with its computation's facts first, or 202
+    while the first one is computed."""
     if served.stored is None:
         return Response({"detail": _("The report is being computed; try again in a moment."),
                          "computing": True}, status=202, headers={"Retry-After": "5"})
-    return Response({**served.stored.report, "computation": {
-        "computed_at": served.stored.computed_at.isoformat(), "current": served.freshness.current,
-        "changes": served.freshness.changes, "computing": served.freshness.computing,
-    }})
+    facts = json.dumps({"computed_at": served.stored.computed_at.isoformat(), "current": served.freshness.current,
+                        "changes": served.freshness.changes, "computing": served.freshness.computing},
+                       ensure_ascii=False)
+    report = selectors.report_part(served.stored, StoredReportPart.Kind.API, "")
+    return HttpResponse(f'{{"computation": {facts}, {report[1:]}'.encode(), content_type="application/json")
 
 
 @report_schema
@@ -100,7 +106,7 @@ def dataset_report(request: Request, pk: int) -> Response:
     require_role(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
     return _served(serve_report(dataset=dataset, seed=_seed(request),
-                                exclude_below_control=_flag(request, "exclude_below_control"), fields=("report",)))
+                                exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 @report_schema
@@ -110,7 +116,7 @@ def campaign_report(request: Request, pk: int) -> Response:
     require_role(request, ORGANIZER)
     campaign = get_object_or_404(Campaign, pk=pk)
     return _served(serve_report(campaign=campaign, seed=_seed(request),
-                                exclude_below_control=_flag(request, "exclude_below_control"), fields=("report",)))
+                                exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 def _seed(request: Request) -> int:

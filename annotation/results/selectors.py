@@ -24,6 +24,7 @@ from annotation.models import (
     Item,
     ModelSubmission,
     StoredReport,
+    StoredReportPart,
     TrainingAnswer,
     TrainingRound,
 )
@@ -85,25 +86,33 @@ def _target(dataset: Dataset | None, campaign: Campaign | None) -> Q:
     return Q(dataset=dataset.pk) if dataset is not None else Q(campaign=campaign.pk)
 
 
-STORED_PARTS = ("report", "plots", "files")
+STORED_PARTS = ("report", "plots")
 
 
 def newest_report(*, dataset: Dataset | None = None, campaign: Campaign | None = None, seed: int,
-                  exclude_below_control: bool, fields: tuple[str, ...] = ()) -> StoredReport | None:
-    """The newest finished computation of the report for this seed and option, or None; with
-    ``fields``, only those of its stored parts (report, plots, files) are read."""
+                  exclude_below_control: bool, fields: tuple[str, ...] = STORED_PARTS) -> StoredReport | None:
+    """The newest finished computation of the report for this seed and option, or None; only
+    ``fields`` of its large fields (report, plots) are read."""
     found = StoredReport.objects.filter(_target(dataset, campaign), seed=seed, exclude_below_control=exclude_below_control,
                                         status=StoredReport.Status.DONE)
-    if fields:
-        found = found.defer(*(part for part in STORED_PARTS if part not in fields))
-    return found.order_by("-computed_at", "-pk").first()
+    return found.defer(*(part for part in STORED_PARTS if part not in fields)).order_by("-computed_at", "-pk").first()
 
 
 def latest_request(*, dataset: Dataset | None = None, campaign: Campaign | None = None, seed: int,
                    exclude_below_control: bool) -> StoredReport | None:
     """The computation asked for last (finished or not), without its report."""
     return (StoredReport.objects.filter(_target(dataset, campaign), seed=seed, exclude_below_control=exclude_below_control)
-            .defer("report", "plots", "files").order_by("-requested_at", "-pk").first())
+            .defer(*STORED_PARTS).order_by("-requested_at", "-pk").first())
+
+
+def report_part(stored: StoredReport, kind: str, key: str) -> str | None:
+    """What a computed report serves as it is: a download, a plot, the page's body, the API's JSON."""
+    return StoredReportPart.objects.filter(stored=stored.pk, kind=kind, key=key).values_list("content", flat=True).first()
+
+
+def stored_report(pk: int) -> StoredReport:
+    """A stored report with every part (to draw its body in a language it was not drawn in)."""
+    return StoredReport.objects.select_related("dataset", "campaign").get(pk=pk)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ campaigns (their table). Each page also serves its downloads: ?format=json|md|cs
 dataset report's plots as SVG (?plot=KEY), all from the newest finished computation
 (annotation.results.computing), with its age, what changed since and a button to compute now."""
 
+import json
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
@@ -10,8 +12,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.http import content_disposition_header, urlencode
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -19,14 +22,14 @@ from annotation.core.errors import Refused
 from annotation.core.files import refuse_upload, upload_too_large, uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
-from annotation.models import Campaign, Dataset
+from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
-from annotation.results.computing import request_report, serve_report
+from annotation.results.computing import body_context, report_query, request_report, serve_report
 from annotation.results.downloads import export_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
-from annotation.results.formats import CONTENT_TYPES, FORMATS, campaign_grid
+from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
 from annotation.results.plots import Plot
 from annotation.results.report import DEFAULT_SEED
@@ -49,9 +52,7 @@ def _options(request: HttpRequest) -> dict:
     data = form.cleaned_data
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
-    # What every link of the page keeps: the same seed and the same sources.
-    query = urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude else {})})
-    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"], "query": query}
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -99,28 +100,38 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("organizer_report", pk=dataset.pk)
     stem = f"{dataset.name}.report"
     if options["format"]:
-        served = serve_report(dataset=dataset, **report_options, fields=("files",))
+        served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:
             return _pending()
-        return _download(served.stored.files[options["format"]], CONTENT_TYPES[options["format"]],
-                         f"{stem}.{options['format']}")
+        return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
+                         CONTENT_TYPES[options["format"]], f"{stem}.{options['format']}")
     if options["plot"]:
-        served = serve_report(dataset=dataset, **report_options, fields=("plots",))
+        served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:
             return _pending()
-        plot = next((plot for plot in served.stored.plots if plot["key"] == options["plot"]), None)
-        if plot is None:
+        svg = selectors.report_part(served.stored, StoredReportPart.Kind.PLOT, options["plot"])
+        if svg is None:
             raise Http404
-        return _download(plot["svg"], "image/svg+xml; charset=utf-8", f"{stem}.{plot['key'].replace(':', '-')}.svg")
-    served = serve_report(dataset=dataset, **report_options, fields=("report", "plots"))
-    plots = [Plot(**plot) for plot in served.stored.plots] if served.stored else []
+        return _download(svg, "image/svg+xml; charset=utf-8", f"{stem}.{options['plot'].replace(':', '-')}.svg")
+    served = serve_report(dataset=dataset, **report_options)
     return TemplateResponse(request, "annotation/organizer/report.html", {
-        "dataset": dataset, "report": served.stored.report if served.stored else None, "form": form,
-        "problems": problems, "formats": FORMATS, "query": options["query"],
+        "dataset": dataset, "form": form, "problems": problems, **_body(served),
         **_served_context(served, reverse("organizer_report_compute", args=[dataset.pk]), options),
-        # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
-        "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
     }, status=status if served.stored or status != 200 else 202)
+
+
+def _body(served) -> dict:
+    """The stored report's body in the page's language (drawn when it was computed), or what
+    draws it (a language without a stored body), or nothing before the first computation."""
+    if served.stored is None:
+        return {"report": None, "body": None}
+    body = selectors.report_part(served.stored, StoredReportPart.Kind.PAGE, get_language())
+    if body is not None:
+        return {"report": True, "body": mark_safe(body)}  # our own page, drawn by rendered_body
+    stored = selectors.stored_report(served.stored.pk)
+    # The report as written (the database's JSON keeps no key order).
+    report = json.loads(selectors.report_part(stored, StoredReportPart.Kind.API, ""))
+    return {**body_context(stored, report, [Plot(**plot) for plot in stored.plots]), "body": None}
 
 
 def _compute_options(request: HttpRequest) -> dict:
@@ -133,8 +144,7 @@ def _compute_options(request: HttpRequest) -> dict:
 
 
 def _back(name: str, pk: int, options: dict) -> HttpResponse:
-    query = urlencode({"seed": options["seed"], **({"exclude_below_control": "1"} if options["exclude_below_control"] else {})})
-    return redirect(f"{reverse(name, args=[pk])}?{query}")
+    return redirect(f"{reverse(name, args=[pk])}?{report_query(**options)}")
 
 
 def _computing_message(request: HttpRequest, started) -> None:
@@ -192,19 +202,16 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     options = _options(request)
     report_options = {"seed": options["seed"], "exclude_below_control": options["exclude_below_control"]}
     if options["format"]:
-        served = serve_report(campaign=campaign, **report_options, fields=("files",))
+        served = serve_report(campaign=campaign, **report_options)
         if served.stored is None:
             return _pending()
-        return _download(served.stored.files[options["format"]], CONTENT_TYPES[options["format"]],
-                         f"{campaign.name}.campaign.{options['format']}")
-    served = serve_report(campaign=campaign, **report_options, fields=("report",))
-    table = served.stored.report if served.stored else None
-    headers, grid = campaign_grid(table) if table else ([], [])
+        return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
+                         CONTENT_TYPES[options["format"]], f"{campaign.name}.campaign.{options['format']}")
+    served = serve_report(campaign=campaign, **report_options)
     return TemplateResponse(request, "annotation/organizer/campaign.html", {
-        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers, "query": options["query"],
-        "rows": [(row, cells[1:]) for row, cells in zip(table["rows"], grid)] if table else [],
+        "campaign": campaign, **_body(served),
         **_served_context(served, reverse("organizer_campaign_compute", args=[campaign.pk]), options),
-    }, status=200 if table else 202)
+    }, status=200 if served.stored else 202)
 
 
 @organizer_required

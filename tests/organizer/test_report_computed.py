@@ -12,19 +12,47 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks import default_task_backend
 
-from annotation.models import Adjudication, Annotation, Campaign, GoldAnswer, StoredReport, TrainingRound
+from annotation.models import (
+    Adjudication,
+    Annotation,
+    Campaign,
+    GoldAnswer,
+    StoredReport,
+    StoredReportPart,
+    TrainingRound,
+)
 from annotation.results import computing
 from annotation.results.computing import request_report, run_computation, serve_report
 from annotation.results.report import dataset_report
 from annotation.results.selectors import dataset_version, version_key
 from annotation.results.services import create_campaign, upload_model_submission
-from tests.factories import make_user
-from tests.organizer.test_report import answer, model_file, organizer_client, wsd_dataset  # noqa: F401
+from tests.factories import assign_in_order, make_dataset, make_user
+from tests.organizer.test_report import answer, model_file, organizer_client, wsd_record
 
 pytestmark = pytest.mark.django_db
 
 DUMMY = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
 OPTIONS = {"seed": 0, "exclude_below_control": False}
+
+
+@pytest.fixture
+def wsd_dataset():
+    """The dataset of test_report.py: gold A, B, C, D; ann1 answers A, B, D, ann2 all four right."""
+    records = [wsd_record(number) for number in range(1, 5)]
+    dataset = make_dataset("wsd", records, gold=[{"id": r["id"], "answer": label} for r, label in zip(records, "ABCD")],
+                           name="wsd-tiny")
+    ann1, ann2 = make_user("annotator", "ann1"), make_user("annotator", "ann2")
+    for annotator in (ann1, ann2):
+        assign_in_order(dataset, annotator)
+    for external_id, label in zip(["w1", "w2", "w3"], "ABD"):
+        answer(dataset, ann1, external_id, label, 10_000)
+    for external_id, label in zip(["w1", "w2", "w3", "w4"], "ABCD"):
+        answer(dataset, ann2, external_id, label, 30_000)
+    return dataset
+
+
+def part(stored, kind: str, key: str) -> str:
+    return StoredReportPart.objects.get(stored=stored, kind=kind, key=key).content
 
 
 def page_url(dataset) -> str:
@@ -108,7 +136,7 @@ def test_the_page_serves_the_stored_report_with_its_age_and_what_changed(wsd_dat
     assert re.search(rf'id="report-changes">\s*2 new answers since {when}\.', page), page
     assert f'datetime="{stored.computed_at.isoformat()}"'[:30] in page or "ago" in page
     # Served from the stored computation: the new annotators are in no figure yet.
-    assert "annotator:ann3" not in page and response.context["report"] == stored.report
+    assert "annotator:ann3" not in page and response.context["body"] == part(stored, "page", "en")
     assert StoredReport.objects.count() == 1
 
 
@@ -122,7 +150,7 @@ def test_the_compute_now_button_posts_with_csrf_and_computes_the_data_as_it_is(w
                       page.content.decode())
     assert token and token.group(1) == reverse("organizer_report_compute", args=[wsd_dataset.pk])
     new_answer(wsd_dataset, "ann3")
-    assert client.get(page_url(wsd_dataset)).context["report"]["sources"] == StoredReport.objects.get().report["sources"]
+    assert client.get(page_url(wsd_dataset)).context["body"] == part(StoredReport.objects.get(), "page", "en")
     assert client.post(token.group(1), {"seed": "0"}).status_code == 403  # no CSRF token
     assert client.get(token.group(1)).status_code == 405  # a GET starts nothing
     assert StoredReport.objects.count() == 1
@@ -142,7 +170,7 @@ def test_the_campaign_page_has_its_button_and_serves_its_stored_table(wsd_datase
     assert reverse("organizer_campaign_compute", args=[campaign.pk]) in page and "Up to date" in page
     stored = StoredReport.objects.get(campaign=campaign)
     assert client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=csv").content.decode() \
-        == stored.files["csv"]
+        == part(stored, "file", "csv")
     response = client.post(reverse("organizer_campaign_compute", args=[campaign.pk]), {"seed": "0"})
     assert response.status_code == 302 and StoredReport.objects.filter(campaign=campaign).count() == 1  # current
 
@@ -171,7 +199,9 @@ def test_the_stored_figures_are_the_report_builders(wsd_dataset):
     built = dataset_report(wsd_dataset, seed=5)
     assert {**served.stored.report, "computed_at": None} == {**built, "computed_at": None}
     plot_keys = [plot["key"] for plot in served.stored.plots]
-    assert "scores" in plot_keys and set(served.stored.files) == {"json", "md", "csv", "tex"}
+    assert "scores" in plot_keys
+    assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex"}
+    assert set(StoredReportPart.objects.filter(kind="plot").values_list("key", flat=True)) == set(plot_keys)
 
 
 def test_the_throttle_setting_spaces_automatic_computations(wsd_dataset):
@@ -208,6 +238,17 @@ def test_a_finished_computation_looks_again_later_and_follows_the_answers(wsd_da
     assert computing.refresh_report.call(*follow_up.args) is True
     assert StoredReport.objects.filter(status=StoredReport.Status.PENDING).count() == 1
     assert Campaign.objects.count() == 0
+
+
+def test_a_language_the_body_was_not_drawn_in_is_drawn_from_the_stored_report(wsd_dataset):
+    client = organizer_client()
+    english = client.get(page_url(wsd_dataset)).content.decode()
+    StoredReportPart.objects.filter(kind="page").delete()
+    response = client.get(page_url(wsd_dataset))
+    def without_tokens(page: str) -> str:
+        return re.sub(r'(csrfmiddlewaretoken" value="|CSRFToken": ")[^"]+', "", page)
+
+    assert response.context["body"] is None and without_tokens(response.content.decode()) == without_tokens(english)
 
 
 def test_the_age_changes_and_button_are_in_polish(wsd_dataset):
