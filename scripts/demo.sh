@@ -24,7 +24,8 @@ say "collecting static files"
 .venv/bin/python manage.py collectstatic --noinput -v 0
 
 say "starting the report worker (manage.py db_worker)"
-.venv/bin/python manage.py db_worker --interval 2 &
+# At the lowest CPU priority: the annotators' saves first, the reports with the CPU time left.
+nice -n 19 .venv/bin/python manage.py db_worker --interval 2 &
 WORKER=$!
 trap 'kill "$WORKER" 2>/dev/null; wait "$WORKER" 2>/dev/null' EXIT
 
