@@ -33,6 +33,8 @@ urlpatterns = [
     path("organize/<id:pk>/exports/", results.dataset_exports, name="organizer_exports"),
     path("organize/<id:pk>/export/<str:annotator>/", results.export_submission, name="organizer_export"),
     path("organize/<id:pk>/report/", results.dataset_report_page, name="organizer_report"),
+    path("organize/<id:pk>/report/compute/", results.dataset_report_compute, name="organizer_report_compute"),
     path("organize/campaigns/", results.campaign_list, name="organizer_campaigns"),
     path("organize/campaigns/<id:pk>/", results.campaign_page, name="organizer_campaign"),
+    path("organize/campaigns/<id:pk>/compute/", results.campaign_compute, name="organizer_campaign_compute"),
 ]

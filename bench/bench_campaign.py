@@ -199,6 +199,57 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
     }
 
 
+class OrganizerOpeningReports:
+    """An organizer opening the reports during the runs (--organizer-reports): a thread that
+    asks the API for every dataset's report and the campaign table, one after the other with
+    a second between them, while the report worker (``manage.py db_worker``, started beside
+    gunicorn) computes what they ask for. With POLIS_REPORT_REFRESH_MINUTES=0 on the servers
+    every request that sees new answers starts a computation: the worker is never idle."""
+
+    def __init__(self, base_url: str, datasets: list, campaign_id: int, env: dict) -> None:
+        import threading
+
+        self.base_url, self.env = base_url, env
+        self.paths = [*(f"/api/datasets/{dataset.pk}/report" for dataset in datasets), f"/api/campaigns/{campaign_id}/report"]
+        self.stop, self.times, self.errors = threading.Event(), [], []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def __enter__(self):
+        # At the lowest CPU priority, as deploy/polis-worker.service and the demo run it: the
+        # annotators' saves first, the reports with the CPU time left.
+        self.worker = subprocess.Popen(["nice", "-n", "19", PYTHON, str(BASE_DIR / "manage.py"), "db_worker", "--interval", "1"],
+                                       env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.worker.terminate()
+        self.worker.wait(timeout=600)
+
+    def run(self) -> None:
+        import urllib.parse
+        import urllib.request
+
+        body = urllib.parse.urlencode({"username": "campaign-organizer", "password": PASSWORD}).encode()
+        host = {"Host": "127.0.0.1"}
+        token = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{self.base_url}/api/token/", data=body, headers=host)).read())["token"]
+        while not self.stop.is_set():
+            for path in self.paths:
+                start = time.perf_counter()
+                try:
+                    with urllib.request.urlopen(urllib.request.Request(
+                            self.base_url + path, headers={**host, "Authorization": f"Token {token}"})) as response:
+                        response.read()
+                except Exception as error:  # noqa: BLE001 (counted, as the annotators' errors)
+                    self.errors.append(repr(error))
+                self.times.append(time.perf_counter() - start)
+                if self.stop.wait(1):
+                    return
+
+
 def pss_mb(pids: list[int]) -> float:
     """Proportional set size of the processes: memory shared by the preloaded workers counted once."""
     total_kb = 0
@@ -286,6 +337,8 @@ def main() -> None:
     parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
     parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
     parser.add_argument("--results-key", default="campaign", help="the key of bench/results.json for the figures (default campaign)")
+    parser.add_argument("--organizer-reports", action="store_true",
+                        help="an organizer opens every report during the runs, the report worker computing them")
     parser.add_argument(
         "--clients-per-generator", type=int, default=100,
         help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
@@ -312,9 +365,29 @@ def main() -> None:
     exports_and_reports(datasets, annotators)
 
     env = dict(os.environ)
+    if args.organizer_reports:
+        from annotation.results.services import create_campaign
+        from tests.factories import make_user
+
+        make_user("organizer", "campaign-organizer", password=PASSWORD)
+        campaign = create_campaign(name="campaign-all", datasets=datasets)
+        env["POLIS_REPORT_REFRESH_MINUTES"] = "0"
     with gunicorn(env, workers=2) as served:
-        load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
-                    args.clients_per_generator)
+        if args.organizer_reports:
+            with OrganizerOpeningReports(served.base, datasets, campaign.pk, env) as organizer:
+                load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                            args.clients_per_generator)
+            from annotation.models import StoredReport
+
+            report("organizer_report_requests", "the organizer's report requests during the runs", len(organizer.times), "", 0)
+            report("organizer_report_p95_ms", "the organizer's report requests: p95",
+                   1000 * percentile(organizer.times, 0.95), "ms", 1)
+            report("organizer_report_errors", "the organizer's report requests: errors", len(organizer.errors), "", 0)
+            report("reports_computed", "reports computed by the worker during the runs",
+                   StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
+        else:
+            load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                        args.clients_per_generator)
         report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
                pss_mb([served.pid, *served.worker_pids()]), "MB")
         report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",

@@ -15,6 +15,9 @@ POLIS_LOGIN_LOCKOUT_MINUTES   how long a lock-out lasts (default 15)
 POLIS_ADDRESS_LOGIN_FAILURES  wrong passwords from one address, whatever the user names, within
               those minutes before logins from it are locked out (default 100)
 POLIS_TOKEN_RATE      requests for a token per address (DRF's rate syntax, default 10/minute)
+POLIS_REPORT_REFRESH_MINUTES  while answers come in, a report is computed again on its own at most
+              this often (default 5; 0: whenever the data changed)
+POLIS_REPORT_VERSION_SECONDS  how long "what changed since" may lag behind the data (default 10)
 """
 
 import os
@@ -69,6 +72,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "annotation",
 ]
 
@@ -229,6 +234,14 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": POLIS_PROXIES,
 }
 # API tokens expire; an organizer revokes one in the admin or with `manage.py revoke_tokens`.
+# Reports are computed by a background worker (`manage.py db_worker`) from a queue in the
+# app's own database (django-tasks with django-tasks-db).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+POLIS_REPORT_REFRESH = timedelta(minutes=float(os.environ.get("POLIS_REPORT_REFRESH_MINUTES", "5")))
+# A report page and its plots and downloads read the data version (what changed since) at most
+# this often per dataset or campaign (0: on every request).
+POLIS_REPORT_VERSION_SECONDS = float(os.environ.get("POLIS_REPORT_VERSION_SECONDS", "10"))
+
 POLIS_TOKEN_LIFETIME = timedelta(days=int(os.environ.get("POLIS_TOKEN_DAYS", "30")))
 
 # The largest file the upload pages take; a larger one is refused before it is read (import

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo: virtualenv, SQLite database, demo accounts and data, served by gunicorn
-# on http://127.0.0.1:8000 with DEBUG off. Safe to run again: it keeps the database
+# on http://127.0.0.1:8000 with DEBUG off, and the worker that computes the reports beside it. Safe to run again: it keeps the database
 # and the secret key, and only adds what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +22,11 @@ say "loading the demo"
 say "collecting static files"
 .venv/bin/python manage.py collectstatic --noinput -v 0
 
+say "starting the report worker (manage.py db_worker)"
+# At the lowest CPU priority: the annotators' saves first, the reports with the CPU time left.
+nice -n 19 .venv/bin/python manage.py db_worker --interval 2 &
+WORKER=$!
+trap 'kill "$WORKER" 2>/dev/null; wait "$WORKER" 2>/dev/null' EXIT
+
 say "serving on http://127.0.0.1:$PORT/ (Ctrl+C stops)"
-exec .venv/bin/gunicorn -c deploy/gunicorn.conf.py polis_site.wsgi --bind "127.0.0.1:$PORT" --workers 2
+.venv/bin/gunicorn -c deploy/gunicorn.conf.py polis_site.wsgi --bind "127.0.0.1:$PORT" --workers 2

@@ -19,3 +19,7 @@ STORAGES = {
 }
 # Hashing a password with the production hasher costs ~0.3 s; tests make many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Reports are computed inline (no worker), and again whenever the data changed.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+POLIS_REPORT_REFRESH = timedelta(0)  # noqa: F405
+POLIS_REPORT_VERSION_SECONDS = 0  # the data version read on every request

@@ -5,7 +5,7 @@ datasets       Dataset, Item, GoldAnswer, Assignment, Flag (and SUBTASK_CHOICES,
 answers        Annotation, AnnotationRevision
 training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
-results        ModelSubmission, Campaign
+results        ModelSubmission, Campaign, StoredReport, StoredReportPart
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -13,7 +13,7 @@ they were split from."""
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
 from annotation.models.datasets import SUBTASK_CHOICES, Assignment, Dataset, Flag, GoldAnswer, Item, subtask_title
-from annotation.models.results import Campaign, ModelSubmission
+from annotation.models.results import Campaign, ModelSubmission, StoredReport, StoredReportPart
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
@@ -34,4 +34,6 @@ __all__ = [
     "AdjudicationClaim",
     "ModelSubmission",
     "Campaign",
+    "StoredReport",
+    "StoredReportPart",
 ]

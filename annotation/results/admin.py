@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
-from annotation.models import Campaign, ModelSubmission
+from annotation.models import Campaign, ModelSubmission, StoredReport, StoredReportPart
 
 
 @admin.register(ModelSubmission)
@@ -72,3 +72,49 @@ class CampaignAdmin(OrganizerOnlyAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(StoredReport)
+class StoredReportAdmin(OrganizerOnlyAdmin):
+    """Computed reports: derived from the data, so read only; an organizer may delete one (the
+    next view or "compute now" computes it again)."""
+
+    list_display = ["__str__", "dataset", "campaign", "seed", "exclude_below_control", "status", "requested_at",
+                    "computed_at"]
+    list_filter = ["status", "exclude_below_control", ("dataset", admin.RelatedOnlyFieldListFilter),
+                   ("campaign", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["dataset__name", "campaign__name", "version"]
+    list_select_related = ["dataset", "campaign"]
+    fields = ["dataset", "campaign", "version", "seed", "exclude_below_control", "status", "error", "seen",
+              "requested_at", "computed_at"]
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest):
+        # The report and its plots may be megabytes: the pages never load them.
+        return super().get_queryset(request).defer("report", "plots")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(StoredReportPart)
+class StoredReportPartAdmin(OrganizerOnlyAdmin):
+    """What a computed report serves (downloads, plots, page bodies, API JSON): read only."""
+
+    list_display = ["stored", "kind", "key"]
+    list_filter = ["kind"]
+    search_fields = ["key", "stored__dataset__name", "stored__campaign__name"]
+    list_select_related = ["stored__dataset", "stored__campaign"]
+    readonly_fields = ["stored", "kind", "key", "content"]
+
+    def get_queryset(self, request: HttpRequest):
+        return super().get_queryset(request).defer("content")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

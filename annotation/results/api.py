@@ -1,6 +1,10 @@
 """REST API of results for organizers: agreement, exports and the human-baseline report."""
 
+import json
+
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -14,9 +18,11 @@ from annotation.core.errors import Refused
 from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ORGANIZER
 from annotation.core.serializers import RefusalSerializer
-from annotation.models import Campaign, Dataset
+from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import report as report_selectors
+from annotation.results import selectors
 from annotation.results.agreement import agreement_report
+from annotation.results.computing import serve_report
 from annotation.results.downloads import export_download
 from annotation.results.exporting import FILLS, FORMATS, build_export
 from annotation.results.exports import export_summaries
@@ -81,26 +87,40 @@ report_schema = extend_schema(
 )
 
 
+def _served(served) -> Response | HttpResponse:
+    """The stored report's JSON as it was written, with its computation's facts first, or 202
+    while the first one is computed."""
+    if served.stored is None:
+        return Response({"detail": _("The report is being computed; try again in a moment."),
+                         "computing": True}, status=202, headers={"Retry-After": "5"})
+    facts = json.dumps({"computed_at": served.stored.computed_at.isoformat(), "current": served.freshness.current,
+                        "changes": served.freshness.changes, "computing": served.freshness.computing},
+                       ensure_ascii=False)
+    report = selectors.report_part(served.stored, StoredReportPart.Kind.API, "")
+    return HttpResponse(f'{{"computation": {facts}, {report[1:]}'.encode(), content_type="application/json")
+
+
 @never_cache
 @report_schema
 @api_view(["GET"])
 def dataset_report(request: Request, pk: int) -> Response:
-    """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`)."""
+    """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`),
+    its newest finished computation; ``computation`` says when it was computed and what changed since."""
     require_role(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
-    return Response(report_selectors.dataset_report(dataset, seed=_seed(request),
-                                                    exclude_below_control=_flag(request, "exclude_below_control")))
+    return _served(serve_report(dataset=dataset, seed=_seed(request),
+                                exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 @never_cache
 @report_schema
 @api_view(["GET"])
 def campaign_report(request: Request, pk: int) -> Response:
-    """Organizers: the campaign table with every figure of its datasets' reports."""
+    """Organizers: the campaign table with every figure of its datasets' reports (the newest finished computation)."""
     require_role(request, ORGANIZER)
     campaign = get_object_or_404(Campaign, pk=pk)
-    return Response(report_selectors.campaign_report(campaign, seed=_seed(request),
-                                                     exclude_below_control=_flag(request, "exclude_below_control")))
+    return _served(serve_report(campaign=campaign, seed=_seed(request),
+                                exclude_below_control=_flag(request, "exclude_below_control")))
 
 
 def _seed(request: Request) -> int:

@@ -1,6 +1,9 @@
 """Organizer pages of the human-baseline report: a dataset's report (with model uploads) and
 campaigns (their table). Each page also serves its downloads: ?format=json|md|csv|tex, and a
-dataset report's plots as SVG (?plot=KEY)."""
+dataset report's plots as SVG (?plot=KEY), all from the newest finished computation
+(annotation.results.computing), with its age, what changed since and a button to compute now."""
+
+import json
 
 from django import forms
 from django.contrib import messages
@@ -8,8 +11,10 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.utils.http import content_disposition_header, urlencode
+from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -18,16 +23,17 @@ from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
-from annotation.models import Campaign, Dataset
+from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
+from annotation.results.computing import body_context, report_query, request_report, serve_report
 from annotation.results.downloads import export_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
-from annotation.results.formats import CONTENT_TYPES, FORMATS, campaign_file, campaign_grid, report_file
+from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
-from annotation.results.plots import report_plots
-from annotation.results.report import DEFAULT_SEED, campaign_report, dataset_report
+from annotation.results.plots import Plot
+from annotation.results.report import DEFAULT_SEED
 from annotation.results.services import create_campaign, upload_model_submission
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -47,9 +53,7 @@ def _options(request: HttpRequest) -> dict:
     data = form.cleaned_data
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
-    # What every link of the page keeps: the same seed and the same sources.
-    query = urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude else {})})
-    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"], "query": query}
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -58,13 +62,27 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+def _pending() -> HttpResponse:
+    """A download, plot or file asked for before the first computation finished: 202, try again."""
+    response = HttpResponse(_("The report is being computed; try again in a moment.") + "\n", status=202,
+                            content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "5"
+    return response
+
+
+def _served_context(served, compute_url: str, options: dict) -> dict:
+    return {"stored": served.stored, "freshness": served.freshness, "compute_url": compute_url,
+            "seed": options["seed"], "exclude_below_control": options["exclude_below_control"]}
+
+
 @never_cache
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The report of a dataset; POST uploads a model submission."""
+    """The report of a dataset, its newest finished computation; POST uploads a model submission."""
     dataset = get_object_or_404(Dataset, pk=pk)
     options = _options(request)
+    report_options = {"seed": options["seed"], "exclude_below_control": options["exclude_below_control"]}
     form = ModelSubmissionForm(request.POST or None, request.FILES or None)
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
@@ -76,25 +94,83 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         except Refused as refused:
             problems, status = refused.problems, refusal_status(refused)
         else:
+            request_report(dataset=dataset, **report_options, now_asked=True)
             messages.success(request, _("Model %(name)s added to the report.") % {"name": model.name})
             return redirect("organizer_report", pk=dataset.pk)
-    report = dataset_report(dataset, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
-    plots = report_plots(report)
     stem = f"{dataset.name}.report"
     if options["format"]:
-        return _download(report_file(report, plots, options["format"]), CONTENT_TYPES[options["format"]],
-                         f"{stem}.{options['format']}")
+        served = serve_report(dataset=dataset, **report_options)
+        if served.stored is None:
+            return _pending()
+        return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
+                         CONTENT_TYPES[options["format"]], f"{stem}.{options['format']}")
     if options["plot"]:
-        plot = next((plot for plot in plots if plot.key == options["plot"]), None)
-        if plot is None:
+        served = serve_report(dataset=dataset, **report_options)
+        if served.stored is None:
+            return _pending()
+        svg = selectors.report_part(served.stored, StoredReportPart.Kind.PLOT, options["plot"])
+        if svg is None:
             raise Http404
-        return _download(plot.svg, "image/svg+xml; charset=utf-8", f"{stem}.{plot.key.replace(':', '-')}.svg")
+        return _download(svg, "image/svg+xml; charset=utf-8", f"{stem}.{options['plot'].replace(':', '-')}.svg")
+    served = serve_report(dataset=dataset, **report_options)
     return TemplateResponse(request, "annotation/organizer/report.html", {
-        "dataset": dataset, "report": report, "form": form, "problems": problems, "formats": FORMATS,
-        "query": options["query"],
-        # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
-        "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
-    }, status=status)
+        "dataset": dataset, "form": form, "problems": problems, **_body(served),
+        **_served_context(served, reverse("organizer_report_compute", args=[dataset.pk]), options),
+    }, status=status if served.stored or status != 200 else 202)
+
+
+def _body(served) -> dict:
+    """The stored report's body in the page's language (drawn when it was computed), or what
+    draws it (a language without a stored body), or nothing before the first computation."""
+    if served.stored is None:
+        return {"report": None, "body": None}
+    body = selectors.report_part(served.stored, StoredReportPart.Kind.PAGE, get_language())
+    if body is not None:
+        return {"report": True, "body": mark_safe(body)}  # our own page, drawn by rendered_body
+    stored = selectors.stored_report(served.stored.pk)
+    # The report as written (the database's JSON keeps no key order).
+    report = json.loads(selectors.report_part(stored, StoredReportPart.Kind.API, ""))
+    return {**body_context(stored, report, [Plot(**plot) for plot in stored.plots]), "body": None}
+
+
+def _compute_options(request: HttpRequest) -> dict:
+    form = ReportOptions(request.POST)
+    if not form.is_valid():
+        raise Http404  # a seed no page ever posts
+    seed = form.cleaned_data["seed"]
+    return {"seed": DEFAULT_SEED if seed is None else seed,
+            "exclude_below_control": form.cleaned_data["exclude_below_control"]}
+
+
+def _back(name: str, pk: int, options: dict) -> HttpResponse:
+    return redirect(f"{reverse(name, args=[pk])}?{report_query(**options)}")
+
+
+def _computing_message(request: HttpRequest, started) -> None:
+    if started is None:
+        messages.info(request, _("The report is up to date or being computed already."))
+    else:
+        messages.success(request, _("The report is being computed."))
+
+
+@organizer_required
+@require_http_methods(["POST"])
+def dataset_report_compute(request: HttpRequest, pk: int) -> HttpResponse:
+    """The button "compute now": start the computation of the dataset's report on the data as it is."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    options = _compute_options(request)
+    _computing_message(request, request_report(dataset=dataset, **options, now_asked=True))
+    return _back("organizer_report", dataset.pk, options)
+
+
+@organizer_required
+@require_http_methods(["POST"])
+def campaign_compute(request: HttpRequest, pk: int) -> HttpResponse:
+    """The button "compute now" of the campaign table."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    options = _compute_options(request)
+    _computing_message(request, request_report(campaign=campaign, **options, now_asked=True))
+    return _back("organizer_campaign", campaign.pk, options)
 
 
 @never_cache
@@ -125,15 +201,18 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign table (the table a paper prints) and its downloads."""
     campaign = get_object_or_404(Campaign, pk=pk)
     options = _options(request)
-    table = campaign_report(campaign, seed=options["seed"], exclude_below_control=options["exclude_below_control"])
+    report_options = {"seed": options["seed"], "exclude_below_control": options["exclude_below_control"]}
     if options["format"]:
-        return _download(campaign_file(table, options["format"]), CONTENT_TYPES[options["format"]],
-                         f"{campaign.name}.campaign.{options['format']}")
-    headers, grid = campaign_grid(table)
+        served = serve_report(campaign=campaign, **report_options)
+        if served.stored is None:
+            return _pending()
+        return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
+                         CONTENT_TYPES[options["format"]], f"{campaign.name}.campaign.{options['format']}")
+    served = serve_report(campaign=campaign, **report_options)
     return TemplateResponse(request, "annotation/organizer/campaign.html", {
-        "campaign": campaign, "table": table, "formats": FORMATS, "headers": headers, "query": options["query"],
-        "rows": [(row, cells[1:]) for row, cells in zip(table["rows"], grid)],
-    })
+        "campaign": campaign, **_body(served),
+        **_served_context(served, reverse("organizer_campaign_compute", args=[campaign.pk]), options),
+    }, status=200 if served.stored else 202)
 
 
 @never_cache

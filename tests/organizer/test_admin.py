@@ -23,6 +23,8 @@ from annotation.models import (
     GoldAnswer,
     Item,
     ModelSubmission,
+    StoredReport,
+    StoredReportPart,
     TrainingAnswer,
     TrainingRound,
 )
@@ -45,8 +47,8 @@ HISTORY = [
 @pytest.fixture
 def campaign():
     """A dataset with a record of every model of the app: answers, a flag, an adjudication and
-    a claim, a training pool with a round, an answer and an explanation, a model's submission
-    and a campaign."""
+    a claim, a training pool with a round, an answer and an explanation, a model's submission,
+    a campaign and a computed report."""
     dataset = import_sample("wsd")
     annotator = make_user(username="ala")
     assign(dataset, [annotator], 1)
@@ -75,6 +77,9 @@ def campaign():
     TrainingAnswer.objects.create(round=training_round, item=training_item, answer={"answer": "a"}, correctness=1.0)
     ModelSubmission.objects.create(dataset=dataset, name="a-model", filename="a-model.jsonl", data=b"{}\n" * 1000)
     Campaign.objects.create(name="a-campaign").datasets.set([dataset])
+    stored = StoredReport.objects.create(dataset=dataset, version="a" * 64, seed=0, status="done",
+                                         computed_at=timezone.now(), report={"dataset": dataset.name})
+    StoredReportPart.objects.create(stored=stored, kind="file", key="csv", content="a,b\n")
     return dataset
 
 
@@ -133,7 +138,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 15
+    assert len(APP_MODELS) == 17
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__

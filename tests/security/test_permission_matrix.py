@@ -61,6 +61,8 @@ APPLICATION = {
     "organizer_report":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_campaigns":   "302/302 403/403 403/403 403/403 200/200",
     "organizer_campaign":    "302/302 403/403 403/403 403/403 404/405",  # no campaign of that id
+    "organizer_report_compute":   "302/302 403/403 403/403 403/403 405/302",  # POST only: back to the report
+    "organizer_campaign_compute": "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
     "organizer_accounts":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_training":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_control_plot": "302/302 403/403 403/403 403/403 200/405",
