@@ -121,7 +121,7 @@ def import_dataset(
             )
             item_count = _add_items(dataset, inputs, problems)
             if not item_count and not problems.count:
-                problems.add([Problem("file", "holds no records", "empty", file=inputs.name)])
+                problems.add([Problem("file", _("holds no records"), "empty", file=inputs.name)])
             # The gold is checked even when some input lines are wrong, so that one run reports
             # everything; it is checked against the input lines without problems only.
             if gold is not None:
