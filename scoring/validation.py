@@ -146,14 +146,22 @@ def without_id(record: dict) -> dict:
 
 def check_inputs(key: str, data: bytes, filename: str) -> tuple[list[dict], list[Problem]]:
     """An inputs.jsonl: JSON, the input schema, the subtask's input checks, unique ids."""
-    subtask = get_subtask(key)
     lines, problems = read_jsonl(data, filename)
+    problems += input_line_problems(key, lines, filename)
+    _ids(lines, filename, problems)
+    return [line.record for line in lines], sorted_by_line(problems)
+
+
+def input_line_problems(key: str, lines: list[Line], filename: str) -> list[Problem]:
+    """``check_inputs`` for lines already read, each alone: the input schema and the subtask's
+    input checks (ids are the caller's: ``repeated_id``)."""
+    subtask = get_subtask(key)
     compiled = validator(key, "input")
+    problems: list[Problem] = []
     for line in lines:
         found = schema_problems(compiled, line.record) or subtask.check_input(line.record)
         problems.extend(problem.at(filename, line.number) for problem in found)
-    _ids(lines, filename, problems)
-    return [line.record for line in lines], sorted_by_line(problems)
+    return problems
 
 
 def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
@@ -170,6 +178,15 @@ def check_answer_lines(subtask: Subtask, kind: str, lines: list[Line], filename:
                        inputs: list[dict] | None) -> tuple[dict[str, int], list[Problem]]:
     """``read_answer_file`` for lines already read: schema, ids, and each answer against its
     item. Returns id -> first line and the problems."""
+    problems = answer_line_problems(subtask, kind, lines, filename, inputs)
+    answered = _ids(lines, filename, problems)
+    return answered, problems
+
+
+def answer_line_problems(subtask: Subtask, kind: str, lines: list[Line], filename: str,
+                         inputs: list[dict] | None) -> list[Problem]:
+    """``check_answer_lines`` without the ids' repeats (the caller's: ``repeated_id``): the
+    schema and each answer against its item."""
     problems: list[Problem] = []
     compiled = validator(subtask.key, kind)
     items = None if inputs is None else {record.get("id"): record for record in inputs if isinstance(record, dict)}
@@ -181,8 +198,7 @@ def check_answer_lines(subtask: Subtask, kind: str, lines: list[Line], filename:
         elif not found:
             found = subtask.check_answer(without_id(line.record), None if items is None else items[item_id])
         problems.extend(problem.at(filename, line.number) for problem in found)
-    answered = _ids(lines, filename, problems)
-    return answered, problems
+    return problems
 
 
 def check_gold(key: str, data: bytes, filename: str, inputs: list[dict]) -> tuple[list[dict], list[Problem]]:
