@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.statistics import analyze_after_commit
 from annotation.core.storable import UNSTORABLE, unstorable_fields
 from annotation.models import Dataset, GoldAnswer, Item
 from annotation.subtasks import limits
@@ -140,6 +141,7 @@ def import_dataset(
                 raise problems.refusal()
             dataset.source_sha256 = sha256
             dataset.save(update_fields=["source_sha256"])
+            analyze_after_commit(Dataset, Item, GoldAnswer)
     except IntegrityError:
         # Another import created the same name between the check and the insert.
         raise Refused([_dataset_exists(name)]) from None
@@ -162,6 +164,7 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
             raise problems.refusal()
         dataset.gold_synthetic = gold_synthetic
         dataset.save(update_fields=["gold_synthetic"])
+        analyze_after_commit(GoldAnswer)
     return count
 
 
