@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from scoring.intervals import difference_interval, resampled_scores_together, score_intervals, units
 from scoring.jsonl import read_jsonl
 from scoring.metrics import combined, count_rows_by_id
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
     read_answer_file,
@@ -39,11 +39,11 @@ def read_predictions(subtask: Subtask, pred_data: bytes, pred_name: str, gold_id
     for line in pred_lines:
         item_id = line.record.get("id")
         if not isinstance(item_id, str):
-            errors.append(Problem("id", "missing or not a string", "no_id", pred_name, line.number))
+            errors.append(problem("no_id", "id", pred_name, line.number))
         elif (repeated := repeated_id(item_id, first_line, pred_name, line.number)) is not None:
             errors.append(repeated)
         elif item_id not in gold_ids:
-            errors.append(Problem("id", f"{item_id!r} is not an id of the gold file", "unknown_id", pred_name, line.number))
+            errors.append(problem("unknown_id/gold", "id", pred_name, line.number, id=item_id))
         else:
             first_line[item_id] = line.number
             pred[item_id] = line.record

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 
 _BOM = b"\xef\xbb\xbf"
 # What json.dumps(record, ensure_ascii=False) uses, made once rather than for every line.
@@ -40,21 +40,21 @@ def read_jsonl(data: bytes, filename: str) -> tuple[list[Line], list[Problem]]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            problems.append(Problem("line", f"not valid UTF-8 (byte {error.start + 1})", "encoding", filename, number))
+            problems.append(problem("encoding", "line", filename, number, byte=error.start + 1))
             continue
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            problems.append(Problem("json", f"invalid JSON: {error.msg} (column {error.colno})", "json", filename, number))
+            problems.append(problem("json", "json", filename, number, detail=error.msg, column=error.colno))
             continue
         except ValueError:  # the one other ValueError: an integer longer than Python reads
-            problems.append(Problem("json", "unreadable JSON: a number with too many digits", "json", filename, number))
+            problems.append(problem("json/digits", "json", filename, number))
             continue
         except RecursionError:
-            problems.append(Problem("json", "unreadable JSON: nested too deeply", "json", filename, number))
+            problems.append(problem("json/depth", "json", filename, number))
             continue
         if not isinstance(record, dict):
-            problems.append(Problem("line", f"expected a JSON object, found {json_type_name(record)}", "not_object", filename, number))
+            problems.append(problem("not_object", "line", filename, number, found=json_type_name(record)))
             continue
         lines.append(Line(number, record))
     return lines, problems

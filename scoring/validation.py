@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from scoring.fastschema import Predicate, compile_schema
 from scoring.jsonl import JSON_TYPES, Line, json_type_name, read_jsonl
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 from scoring.subtasks import Subtask, get_subtask
 
 if TYPE_CHECKING:
@@ -86,28 +86,28 @@ def _error_problems(error: ValidationError) -> list[Problem]:
     path = _field(error.absolute_path)
     if error.validator == "required":
         match = _REQUIRED.match(error.message)
-        return [Problem(_join(path, match.group(1)) if match else path or "record", "is required", "required")]
+        return [problem("required", _join(path, match.group(1)) if match else path or "record")]
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = error.schema.get("properties", {})
-        return [Problem(_join(path, name), "is not a field of this record", "unexpected_field")
+        return [problem("unexpected_field", _join(path, name))
                 for name in error.instance if name not in allowed]
-    return [Problem(path or "record", _message(error), error.validator)]
+    return [_schema_problem(path or "record", error)]
 
 
-def _message(error: ValidationError) -> str:
+def _schema_problem(field: str, error: ValidationError) -> Problem:
     if error.validator == "enum":
         shown = ", ".join("null" if value is None else str(value) for value in error.validator_value)
-        return f"{error.instance!r} is not one of: {shown}"
+        return problem("enum", field, value=error.instance, allowed=shown)
     if error.validator == "type":
         expected = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
-        return f"expected {expected}, found {json_type_name(error.instance)}"
+        return problem("type", field, expected=expected, found=json_type_name(error.instance))
     if error.validator == "minLength" and error.validator_value == 1:
-        return "must not be empty"
+        return problem("minLength", field)
     if error.validator == "minItems" and error.validator_value == 1:
-        return "must not be an empty list"
+        return problem("minItems", field)
     if error.validator == "uniqueItems":
-        return "has duplicates"
-    return error.message
+        return problem("uniqueItems", field)
+    return problem("schema", field, code=str(error.validator), detail=error.message)
 
 
 def sorted_by_line(problems: list[Problem]) -> list[Problem]:
@@ -121,7 +121,7 @@ def repeated_id(item_id: str, first_line: Mapping[str, int], filename: str | Non
     (``scoring.evaluate.read_predictions``), or those of the earlier chunks of a file read in chunks."""
     if item_id not in first_line:
         return None
-    return Problem("id", f"duplicate id {item_id!r} (first on line {first_line[item_id]})", "duplicate_id", filename, line)
+    return problem("duplicate_id", "id", filename, line, id=item_id, first_line=first_line[item_id])
 
 
 def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str, int]:
@@ -146,14 +146,22 @@ def without_id(record: dict) -> dict:
 
 def check_inputs(key: str, data: bytes, filename: str) -> tuple[list[dict], list[Problem]]:
     """An inputs.jsonl: JSON, the input schema, the subtask's input checks, unique ids."""
-    subtask = get_subtask(key)
     lines, problems = read_jsonl(data, filename)
+    problems += input_line_problems(key, lines, filename)
+    _ids(lines, filename, problems)
+    return [line.record for line in lines], sorted_by_line(problems)
+
+
+def input_line_problems(key: str, lines: list[Line], filename: str) -> list[Problem]:
+    """``check_inputs`` for lines already read, each alone: the input schema and the subtask's
+    input checks (ids are the caller's: ``repeated_id``)."""
+    subtask = get_subtask(key)
     compiled = validator(key, "input")
+    problems: list[Problem] = []
     for line in lines:
         found = schema_problems(compiled, line.record) or subtask.check_input(line.record)
         problems.extend(problem.at(filename, line.number) for problem in found)
-    _ids(lines, filename, problems)
-    return [line.record for line in lines], sorted_by_line(problems)
+    return problems
 
 
 def read_answer_file(subtask: Subtask, kind: str, data: bytes, filename: str,
@@ -170,6 +178,15 @@ def check_answer_lines(subtask: Subtask, kind: str, lines: list[Line], filename:
                        inputs: list[dict] | None) -> tuple[dict[str, int], list[Problem]]:
     """``read_answer_file`` for lines already read: schema, ids, and each answer against its
     item. Returns id -> first line and the problems."""
+    problems = answer_line_problems(subtask, kind, lines, filename, inputs)
+    answered = _ids(lines, filename, problems)
+    return answered, problems
+
+
+def answer_line_problems(subtask: Subtask, kind: str, lines: list[Line], filename: str,
+                         inputs: list[dict] | None) -> list[Problem]:
+    """``check_answer_lines`` without the ids' repeats (the caller's: ``repeated_id``): the
+    schema and each answer against its item."""
     problems: list[Problem] = []
     compiled = validator(subtask.key, kind)
     items = None if inputs is None else {record.get("id"): record for record in inputs if isinstance(record, dict)}
@@ -177,12 +194,11 @@ def check_answer_lines(subtask: Subtask, kind: str, lines: list[Line], filename:
         found = schema_problems(compiled, line.record)
         item_id = line.record.get("id")
         if items is not None and isinstance(item_id, str) and item_id not in items:
-            found.append(Problem("id", f"{item_id!r} is not an id of the inputs", "unknown_id"))
+            found.append(problem("unknown_id", "id", id=item_id))
         elif not found:
             found = subtask.check_answer(without_id(line.record), None if items is None else items[item_id])
         problems.extend(problem.at(filename, line.number) for problem in found)
-    answered = _ids(lines, filename, problems)
-    return answered, problems
+    return problems
 
 
 def check_gold(key: str, data: bytes, filename: str, inputs: list[dict]) -> tuple[list[dict], list[Problem]]:
@@ -204,7 +220,7 @@ def check_submission(key: str, data: bytes, filename: str, inputs: list[dict] | 
         for record in inputs:
             item_id = record.get("id") if isinstance(record, dict) else None
             if isinstance(item_id, str) and item_id not in answered:
-                problems.append(Problem("id", f"input {item_id!r} has no answer", "missing_answer", filename))
+                problems.append(problem("missing_answer", "id", filename, id=item_id))
     return [line.record for line in lines], sorted_by_line(problems)
 
 
@@ -220,7 +236,7 @@ def draft_problems(key: str, answer: object) -> list[Problem]:
     object has a field its schema does not list; missing fields, nulls and missing list
     items are fine."""
     if not isinstance(answer, dict):
-        return [Problem("answer", "expected a JSON object", "type")]
+        return [problem("type/object", "answer")]
     return _draft_value_problems(validator(key, "answer").schema, answer, "")
 
 
@@ -230,7 +246,7 @@ def _draft_value_problems(rule: dict, value: object, path: str) -> list[Problem]
     types = _json_types(rule)
     if types and not any(JSON_TYPES[name](value) for name in types):
         shown = " or ".join(name for name in types if name != "null")
-        return [Problem(path or "answer", f"expected {shown} or null", "type")]
+        return [problem("type/or_null", path or "answer", expected=shown)]
     problems = []
     if isinstance(value, dict) and "properties" in rule:
         properties = rule["properties"]
@@ -240,8 +256,7 @@ def _draft_value_problems(rule: dict, value: object, path: str) -> list[Problem]
             if name in properties:
                 problems += _draft_value_problems(properties[name], field_value, field)
             elif closed:
-                message = "is not a field of this record" if path else "is not an answer field of this subtask"
-                problems.append(Problem(field, message, "unexpected_field"))
+                problems.append(problem("unexpected_field" if path else "unexpected_field/answer", field))
     elif isinstance(value, list) and isinstance(rule.get("items"), dict):
         for index, item in enumerate(value):
             problems += _draft_value_problems(rule["items"], item, f"{path}[{index}]")

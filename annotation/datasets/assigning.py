@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
+from annotation.core.statistics import analyze_after_commit
 from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 
 
@@ -97,6 +98,7 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
                 load[user.pk] += 1
         _rebalance(annotators, new, assignees, load)
         _append_to_queues(dataset, new, item_ids)
+        analyze_after_commit(Assignment)
     return AssignmentResult(added={user.get_username(): len(ids) for user, ids in new.items() if ids}, removed={})
 
 
@@ -155,6 +157,7 @@ def release_items(
         Assignment.objects.filter(dataset=dataset, annotator=departed, item_id__in=released_ids).delete()
         item_ids = list(dataset.items.order_by("ordinal").values_list("id", flat=True))
         _append_to_queues(dataset, new, item_ids)
+        analyze_after_commit(Assignment)
     return AssignmentResult(
         added={user.get_username(): len(ids) for user, ids in new.items() if ids},
         removed={departed.get_username(): len(released_ids)},

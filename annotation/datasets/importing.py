@@ -5,15 +5,18 @@ gold against the inputs) and by the application's limits (annotation.subtasks.li
 (annotation.subtasks.item_fields); on any problem nothing is written and every problem is reported
 (the first ``MAX_REPORTED_PROBLEMS`` of them, and how many more there were).
 
-Files are read ``CHUNK_LINES`` lines at a time and the items of each chunk are inserted in the
+Files are read ``CHUNK_LINES`` lines at a time, each byte read and parsed once (the inputs'
+SHA-256 is computed from the same reads), and the items of each chunk are inserted in the
 import's one transaction, which a problem anywhere rolls back: memory holds one chunk, the ids
-seen and the problems, whatever the file's size.
+seen and the problems, whatever the file's size. Lines are numbered in the file before they
+are checked, so every problem, a repeated id's first line too, names the file's line.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,13 +25,15 @@ from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.statistics import analyze_after_commit
 from annotation.core.storable import UNSTORABLE, unstorable_fields
 from annotation.models import Dataset, GoldAnswer, Item
 from annotation.subtasks import limits
 from annotation.subtasks.item_fields import answer_key_problems
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
-from scoring.validation import check_gold, check_inputs, repeated_id
+from scoring.subtasks import get_subtask
+from scoring.validation import answer_line_problems, input_line_problems, repeated_id
 
 BATCH_SIZE = 2000
 
@@ -41,14 +46,17 @@ MAX_REPORTED_PROBLEMS = 1000
 
 @dataclass(frozen=True)
 class Chunk:
-    """Up to CHUNK_LINES consecutive lines of a file; ``offset``: the number of lines before them."""
+    """Up to CHUNK_LINES consecutive lines of a file, each read and parsed once: the JSON objects
+    and the problems of the lines that are none (too long, not UTF-8, not JSON, not an object),
+    all numbered in the file."""
 
-    offset: int
-    data: bytes
-    problems: list[Problem]  # lines too long to read, already numbered in the file
+    lines: list[Line]
+    problems: list[Problem]
 
 
-def _chunks(source: SourceFile) -> Iterator[Chunk]:
+def _chunks(source: SourceFile, update: Callable[[bytes], object] = lambda _data: None) -> Iterator[Chunk]:
+    """The file in chunks, read once as a stream; every byte read is also given to ``update``
+    (e.g. a hash's)."""
     with source.open() as stream:
         offset = 0
         while True:
@@ -58,24 +66,27 @@ def _chunks(source: SourceFile) -> Iterator[Chunk]:
                 raw = stream.readline(limits.MAX_LINE_BYTES + 1)
                 if not raw:
                     break
+                update(raw)
                 if len(raw) > limits.MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                    while (rest := stream.readline(limits.MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
-                        pass  # the rest of the line, read and dropped piece by piece
+                    while rest := stream.readline(limits.MAX_LINE_BYTES):
+                        update(rest)  # the rest of the line, read and dropped piece by piece
+                        if rest.endswith(b"\n"):
+                            break
                     number = offset + len(raw_lines) + 1
                     problems.append(
-                        Problem("line", f"longer than {limits.MAX_LINE_BYTES} bytes", "too_long", source.name, number)
+                        Problem("line", _("longer than %(max)d bytes") % {"max": limits.MAX_LINE_BYTES}, "too_long",
+                                source.name, number)
                     )
                     raw = b"\n"  # counted, not read
                 raw_lines.append(raw if raw.endswith(b"\n") else raw + b"\n")
             if not raw_lines:
                 return
-            yield Chunk(offset, b"".join(raw_lines), problems)
+            lines, found = read_jsonl(b"".join(raw_lines), source.name)
+            yield Chunk(
+                [Line(line.number + offset, line.record) for line in lines],
+                problems + [replace(problem, line=problem.line + offset) for problem in found],
+            )
             offset += len(raw_lines)
-
-
-def _in_file(problems: list[Problem], offset: int) -> list[Problem]:
-    """Problems numbered within a chunk, numbered within the file."""
-    return [replace(problem, line=problem.line + offset) if problem.line is not None else problem for problem in problems]
 
 
 class _Problems:
@@ -119,17 +130,18 @@ def import_dataset(
                 created_by=created_by,
                 gold_synthetic=gold is not None and gold_synthetic,
             )
-            item_count = _add_items(dataset, inputs, problems)
+            item_count, sha256 = _add_items(dataset, inputs, problems)
             if not item_count and not problems.count:
-                problems.add([Problem("file", "holds no records", "empty", file=inputs.name)])
+                problems.add([Problem("file", _("holds no records"), "empty", file=inputs.name)])
             # The gold is checked even when some input lines are wrong, so that one run reports
             # everything; it is checked against the input lines without problems only.
             if gold is not None:
                 _add_gold(dataset, gold, problems)
             if problems.count:
                 raise problems.refusal()
-            dataset.source_sha256 = inputs.sha256
+            dataset.source_sha256 = sha256
             dataset.save(update_fields=["source_sha256"])
+            analyze_after_commit(Dataset, Item, GoldAnswer)
     except IntegrityError:
         # Another import created the same name between the check and the insert.
         raise Refused([_dataset_exists(name)]) from None
@@ -152,72 +164,73 @@ def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = Fa
             raise problems.refusal()
         dataset.gold_synthetic = gold_synthetic
         dataset.save(update_fields=["gold_synthetic"])
+        analyze_after_commit(GoldAnswer)
     return count
 
 
-def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> int:
-    """Check the input file chunk by chunk and insert the items of its sound lines."""
+def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> tuple[int, str]:
+    """Check the input file chunk by chunk and insert the items of its sound lines; returns
+    the number of items and the file's SHA-256, computed on the way."""
     first_line: dict[str, int] = {}  # id -> line, across chunks
+    digest = hashlib.sha256()
     ordinal = 0
-    for chunk in _chunks(inputs):
-        _, found = check_inputs(dataset.subtask, chunk.data, inputs.name)
-        found = _in_file(found, chunk.offset) + chunk.problems
-        lines = _numbered(read_jsonl(chunk.data, inputs.name)[0], chunk.offset)
-        found += _storage_problems(inputs.name, lines, input_of=dataset.subtask)
-        found += _repeated_ids(inputs.name, lines, first_line)
+    for chunk in _chunks(inputs, digest.update):
+        found = chunk.problems + input_line_problems(dataset.subtask, chunk.lines, inputs.name)
+        found += _storage_problems(inputs.name, chunk.lines, input_of=dataset.subtask)
+        found += _repeated_ids(inputs.name, chunk.lines, first_line)
         problems.add(found)
         bad_lines = {problem.line for problem in found}
         items = []
-        for line in lines:
+        for line in chunk.lines:
             if line.number not in bad_lines:
                 items.append(Item(dataset=dataset, external_id=line.record["id"], payload=line.record, ordinal=ordinal))
                 ordinal += 1
         Item.objects.bulk_create(items, batch_size=BATCH_SIZE)
-    return ordinal
+    return ordinal, digest.hexdigest()
 
 
 def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
     """Check the gold file chunk by chunk against the dataset's items and insert it."""
     first_line: dict[str, int] = {}
+    subtask = get_subtask(dataset.subtask)
     count = 0
     for chunk in _chunks(gold):
-        lines = _numbered(read_jsonl(chunk.data, gold.name)[0], chunk.offset)
-        ids = [line.record["id"] for line in lines if isinstance(line.record.get("id"), str)]
+        ids = [line.record["id"] for line in chunk.lines if isinstance(line.record.get("id"), str)]
         items = {
             external_id: (pk, payload)
             for external_id, pk, payload in dataset.items.filter(external_id__in=ids).values_list(
                 "external_id", "pk", "payload"
             )
         }
-        records, found = check_gold(dataset.subtask, chunk.data, gold.name, [payload for _, payload in items.values()])
-        found = _in_file(found, chunk.offset) + chunk.problems
-        found += _storage_problems(gold.name, lines, input_of=None)
-        found += _repeated_ids(gold.name, lines, first_line)
+        found = chunk.problems + answer_line_problems(
+            subtask, "gold", chunk.lines, gold.name, [payload for _, payload in items.values()]
+        )
+        found += _storage_problems(gold.name, chunk.lines, input_of=None)
+        found += _repeated_ids(gold.name, chunk.lines, first_line)
         problems.add(found)
         if not found:
             GoldAnswer.objects.bulk_create(
-                (GoldAnswer(item_id=items[record["id"]][0], payload=record) for record in records), batch_size=BATCH_SIZE
+                (GoldAnswer(item_id=items[line.record["id"]][0], payload=line.record) for line in chunk.lines),
+                batch_size=BATCH_SIZE,
             )
-            count += len(records)
+            count += len(chunk.lines)
     return count
 
 
-def _numbered(lines: list[Line], offset: int) -> list[Line]:
-    return [Line(line.number + offset, line.record) for line in lines]
-
-
 def _repeated_ids(filename: str, lines: list[Line], first_line: dict[str, int]) -> list[Problem]:
-    """Ids of this chunk already seen in an earlier one (scoring reports repeats within a
-    chunk); then adds this chunk's ids to ``first_line``."""
-    problems = [
-        repeated
-        for line in lines
-        if isinstance(line.record.get("id"), str)
-        and (repeated := repeated_id(line.record["id"], first_line, filename, line.number)) is not None
-    ]
+    """The one duplicate-id check of an import: each id of these lines (numbered in the file)
+    already in ``first_line`` (id -> the line it was first on, in this chunk or an earlier one),
+    which gets the others."""
+    problems = []
     for line in lines:
-        if isinstance(line.record.get("id"), str):
-            first_line.setdefault(line.record["id"], line.number)
+        item_id = line.record.get("id")
+        if not isinstance(item_id, str):
+            continue
+        repeated = repeated_id(item_id, first_line, filename, line.number)
+        if repeated is not None:
+            problems.append(repeated)
+        else:
+            first_line[item_id] = line.number
     return problems
 
 

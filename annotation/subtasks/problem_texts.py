@@ -9,7 +9,6 @@ field and code stay in the problem for the API and the organizer."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from django.utils.functional import Promise
@@ -17,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.errors import Refused
-from scoring.problems import Problem
+from scoring.problems import MESSAGES, Problem
 
 # The codes of scoring.subtasks.discourse.tree_problems (a test holds them equal).
 TREE_PROBLEM_TEXTS: dict[str, Promise] = {
@@ -100,9 +99,6 @@ SENTENCES: dict[str, Promise] = {
 }
 
 
-_FIRST_NAME = re.compile(r"[^.\[]*")
-
-
 def sentence(problem: Problem) -> str:
     """``problem`` as a plain sentence for the item page. Problems of the discourse tree are
     said as the editor says them next to the unit; an app-made message of no field is already
@@ -112,7 +108,7 @@ def sentence(problem: Problem) -> str:
             "problem": TREE_PROBLEM_TEXTS[problem.code]
         }
     if problem.code in SENTENCES:
-        part = PART_NAMES.get(_FIRST_NAME.match(problem.field)[0], PART_NAMES["answer"])
+        part = PART_NAMES.get(problem.field.split(".")[0].split("[")[0], PART_NAMES["answer"])
         return str(SENTENCES[problem.code]) % {"part": part}
     if not problem.field:
         return problem.message
@@ -124,50 +120,22 @@ def sentences(problems: list[Problem]) -> list[str]:
     return list(dict.fromkeys(sentence(problem) for problem in problems))
 
 
-# Codes whose scorer message carries details: the pattern that reads them from the message,
-# and the text that says them. A message no pattern reads keeps the scorer's English (a test
-# holds every pattern to the scorer's own message).
-DETAILED_TEXTS: dict[str, list[tuple[re.Pattern[str], Promise]]] = {
-    "duplicate_id": [(re.compile(r"duplicate id (?P<id>.+) \(first on line (?P<line>\d+)\)"),
-                      _("the id %(id)s is given twice (first on line %(line)s)"))],
-    "unknown_id": [(re.compile(r"(?P<id>.+) is not an id of the inputs"), _("%(id)s is not an id of the inputs")),
-                   (re.compile(r"(?P<id>.+) is not an id of the gold file"), _("%(id)s is not an id of the gold file"))],
-    "missing_answer": [(re.compile(r"input (?P<id>.+) has no answer"), _("the input %(id)s has no answer"))],
-    "no_id": [(re.compile(r"missing or not a string"), _("is missing or not a string"))],
-    "encoding": [(re.compile(r"not valid UTF-8 \(byte (?P<byte>\d+)\)"), _("is not valid UTF-8 (byte %(byte)s)"))],
-    "json": [(re.compile(r"invalid JSON: .* \(column (?P<column>\d+)\)"), _("is not valid JSON (column %(column)s)")),
-             (re.compile(r"unreadable JSON: a number with too many digits"), _("holds a number with too many digits")),
-             (re.compile(r"unreadable JSON: nested too deeply"), _("is nested too deeply to read"))],
-    "not_object": [(re.compile(r"expected a JSON object, found (?P<found>.+)"),
-                    _("must be a JSON object, not %(found)s"))],
-    "enum": [(re.compile(r"(?P<value>.+) is not one of: (?P<allowed>.+)"), _("%(value)s is not one of: %(allowed)s"))],
-    "type": [(re.compile(r"expected (?P<expected>.+), found (?P<found>.+)"),
-              _("must be of the type %(expected)s, not %(found)s")),
-             (re.compile(r"expected (?P<expected>.+) or null"), _("must be of the type %(expected)s or null"))],
-    "minItems": [(re.compile(r"must not be an empty list"), _("must not be an empty list"))],
-    "uniqueItems": [(re.compile(r"has duplicates"), _("has duplicates"))],
-    "no_markers": [(re.compile(r"no position markers"), _("has no position markers [1]..[n]"))],
-    "bad_markers": [(re.compile(r"markers must be \[1\]\.\.\[(?P<count>\d+)\], .*; found (?P<found>.+)"),
-                     _("the markers must be [1]..[%(count)s], from 1 on, each once; found %(found)s"))],
-    "bad_target": [(re.compile(r"expected exactly one target \[\[digits\]\], found (?P<count>\d+)"),
-                    _("needs exactly one target [[digits]]; it has %(count)s")),
-                   (re.compile(r"a \[\[\.\.\.\]\] other than"), _("holds a [[...]] other than the one [[digits]] target")),
-                   (re.compile(r"exactly once, found"), _("needs its target markers exactly once")),
-                   (re.compile(r"must enclose a word"), _("the target markers must enclose a word, in that order"))],
-    "candidate_mismatch": [(re.compile(r"differs from the text marked \[(?P<label>\w)\]"),
-                            _("differs from the text marked [%(label)s]...[/%(label)s] in the context"))],
-    "empty": [(re.compile(r"holds no records"), _("holds no records"))],
-    "unexpected_field": [(re.compile(r"is not a field of this record"), _("is not a field of this record"))],
-}
-
-
 def for_organizer(problem: Problem) -> Problem:
-    """A problem of an imported file in the organizer's language: file, line and field kept,
-    the message said by its code (scoring's English where the code has no text here)."""
-    for pattern, text in DETAILED_TEXTS.get(problem.code, []):
-        found = pattern.search(problem.message)
-        if found:
-            return replace(problem, message=str(text) % found.groupdict())
+    """A problem of an imported file in the organizer's language: file, line, field, code and
+    params kept, the message made from the scorer's template (``scoring.problems.MESSAGES``,
+    whose English texts are the catalogue's msgids) and the params, never read back from the
+    message. The tree's problems are said in the editor's words (for one DU: "DU x: ...");
+    the app's own problems are in the reader's language already."""
+    if problem.template:
+        code, _slash, variant = problem.template.partition("/")
+        if code in TREE_PROBLEM_TEXTS:
+            text = str(TREE_PROBLEM_TEXTS[code])
+            if variant == "du":
+                text = gettext("DU %(du)s: %(problem)s") % {"du": problem.params["du"], "problem": text}
+            return replace(problem, message=text)
+        # Not literals, so makemessages would not find these msgids: they are kept in the
+        # catalogue by hand (a test holds every template translated).
+        return replace(problem, message=gettext(MESSAGES[problem.template]) % problem.params)
     if problem.code in PROBLEM_TEXTS:
         return replace(problem, message=str(PROBLEM_TEXTS[problem.code]))
     return problem

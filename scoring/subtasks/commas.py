@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 from scoring.metrics import prf, ratio
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, alpha, masi_distances, nominal_alpha, observed_agreement
 from scoring.text import is_int
 
@@ -32,10 +32,10 @@ def check_input(record: dict) -> list[Problem]:
     found = markers(record["sentence_with_positions"])
     field = "sentence_with_positions"
     if not found:
-        return [Problem(field, "no position markers [1]..[n]", "no_markers")]
+        return [problem("no_markers", field)]
     if found != list(range(1, len(found) + 1)):
         shown = " ".join(f"[{number}]" for number in found)
-        return [Problem(field, f"markers must be [1]..[{len(found)}], consecutive from 1, each once; found {shown}", "bad_markers")]
+        return [problem("bad_markers", field, count=len(found), found=shown)]
     return []
 
 
@@ -44,16 +44,16 @@ def check_answer(answer: dict, item: dict | None) -> list[Problem]:
     for field in ANSWER_FIELDS:
         indices = answer[field]
         if indices != sorted(set(indices)):
-            problems.append(Problem(field, "indices must be ascending without duplicates", "unsorted"))
+            problems.append(problem("unsorted", field))
     both = sorted(set(answer["commas"]) & set(answer["optional"]))
     if both:
-        problems.append(Problem("optional", f"positions {both} are also in commas", "in_both"))
+        problems.append(problem("in_both", "optional", positions=both))
     if item is not None:
         count = marker_count(item["sentence_with_positions"])
         for field in ANSWER_FIELDS:
             unknown = [index for index in answer[field] if index > count]
             if unknown:
-                problems.append(Problem(field, f"positions {unknown} are not markers of the item (it has [1]..[{count}])", "unknown_marker"))
+                problems.append(problem("unknown_marker", field, positions=unknown, count=count))
     return problems
 
 

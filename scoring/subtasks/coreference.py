@@ -18,7 +18,7 @@ from scoring.choice import (
     majority,
     normalise,
 )
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",
            "agreement_figures", "answer_value", "majority",
@@ -46,14 +46,14 @@ TARGET_MENTION = _mention_pattern(TARGET_LABEL)
 
 
 def _mention(context: str, label: str) -> tuple[str | None, str | None]:
-    """(the text inside [label]..[/label], or None; an error message, or None)."""
+    """(the text inside [label]..[/label], or None; its problem in the context, or None)."""
     opening, closing = marks(label)
     opened, closed = context.count(opening), context.count(closing)
     if opened != 1 or closed != 1:
-        return None, f"expected {opening}...{closing} exactly once, found {opened} {opening} and {closed} {closing}"
+        return None, problem("bad_mention", "context", opening=opening, closing=closing, opened=opened, closed=closed)
     start, end = context.index(opening) + len(opening), context.index(closing)
     if end < start:
-        return None, f"{closing} comes before {opening}"
+        return None, problem("bad_mention/order", "context", opening=opening, closing=closing)
     return context[start:end], None
 
 
@@ -63,7 +63,7 @@ def check_input(record: dict) -> list[Problem]:
     for label in MENTION_LABELS:
         text, error = _mention(context, label)
         if error:
-            problems.append(Problem("context", error, "bad_mention"))
+            problems.append(error)
         elif label != TARGET_LABEL and text != candidates[label]:
-            problems.append(Problem(f"candidates.{label}", f"differs from the text marked [{label}]...[/{label}] in the context ({text!r})", "candidate_mismatch"))
+            problems.append(problem("candidate_mismatch", f"candidates.{label}", label=label, text=text))
     return problems

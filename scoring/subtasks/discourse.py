@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Hashable
 
 from scoring.metrics import column_totals, ratio
-from scoring.problems import Problem
+from scoring.problems import MESSAGES, TREE_CODES, Problem, problem
 from scoring.reliability import AnswerTable, Figures, Undefined, nominal_alpha, strict_majority
 
 NUMBER = 5
@@ -44,19 +44,8 @@ _RELATION_SET = frozenset(RELATIONS)
 
 PASSAGE = ""  # the key of problems that concern the passage as a whole
 
-TREE_MESSAGES: dict[str, str] = {
-    "duplicate_du": "the DU is given more than once",
-    "unknown_du": "the DU is not a DU of this passage",
-    "missing_du": "the DU is not given",
-    "no_root": "no DU is the root (head and relation null)",
-    "multiple_roots": "more than one DU is a root",
-    "root_with_relation": "the root (head null) has a relation; it must be null",
-    "unknown_head": "the head is not a DU of this passage",
-    "self_attachment": "the DU is its own head",
-    "cycle": "the DU is on a cycle of heads",
-    "missing_relation": "the DU has a head but no relation",
-    "unknown_relation": "the relation is not one of the 21 labels",
-}
+# The English text of each tree code (the one table: scoring.problems.MESSAGES).
+TREE_MESSAGES: dict[str, str] = {code: MESSAGES[code] for code in TREE_CODES}
 
 
 def tree_problems(du_ids: list[str], units: list[dict]) -> dict[str, list[str]]:
@@ -148,7 +137,7 @@ def check_input(record: dict) -> list[Problem]:
     for index, unit in enumerate(record["discourse_units"]):
         du_id = unit["du_id"]
         if du_id in seen:
-            problems.append(Problem(f"discourse_units[{index}].du_id", f"du_id {du_id!r} is used twice", "duplicate_du"))
+            problems.append(problem("duplicate_du/input", f"discourse_units[{index}].du_id", du=du_id))
         seen.add(du_id)
     return problems
 
@@ -168,8 +157,7 @@ def check_answer(answer: dict, item: dict | None) -> list[Problem]:
     for du_id, codes in found.items():
         field = "discourse_units" if du_id == PASSAGE or du_id not in index_of else f"discourse_units[{index_of[du_id]}]"
         for code in codes:
-            message = TREE_MESSAGES[code] if du_id == PASSAGE else f"DU {du_id}: {TREE_MESSAGES[code]}"
-            problems.append(Problem(field, message, code))
+            problems.append(problem(code, field) if du_id == PASSAGE else problem(f"{code}/du", field, du=du_id))
     return problems
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scoring.metrics import prf, ratio
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, Undefined, majority_by_value, nominal_alpha
 from scoring.text import clean_text
 
@@ -26,9 +26,9 @@ def check_input(record: dict) -> list[Problem]:
 def check_answer(answer: dict, item: dict | None) -> list[Problem]:
     correction = answer["corrected_sentence"].strip()
     if answer["answer"] == CORRECT and correction:
-        return [Problem("corrected_sentence", f"must be empty for {CORRECT}", "correction_for_correct")]
+        return [problem("correction_for_correct", "corrected_sentence", label=CORRECT)]
     if answer["answer"] == INCORRECT and not correction:
-        return [Problem("corrected_sentence", f"must hold the full corrected sentence for {INCORRECT}", "missing_correction")]
+        return [problem("missing_correction", "corrected_sentence", label=INCORRECT)]
     return []
 
 

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 from scoring.metrics import ratio
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, majority_by_value, nominal_alpha, observed_agreement
 from scoring.text import clean_text
 
@@ -28,16 +28,16 @@ def check_input(record: dict) -> list[Problem]:
     sentence = record["sentence"]
     targets = TARGET.findall(sentence)
     if len(targets) != 1:
-        return [Problem("sentence", f"expected exactly one target [[digits]], found {len(targets)}", "bad_target")]
+        return [problem("bad_target", "sentence", count=len(targets))]
     if sentence.count(TARGET_OPEN) != 1 or sentence.count(TARGET_CLOSE) != 1:
-        return [Problem("sentence", "a [[...]] other than the one [[digits]] target", "bad_target")]
+        return [problem("bad_target/other", "sentence")]
     return []
 
 
 def check_answer(answer: dict, item: dict | None) -> list[Problem]:
     written = answer.get("answer")
     if isinstance(written, str) and not written.strip():
-        return [Problem("answer", "must not be blank", "blank")]
+        return [problem("blank", "answer")]
     return []
 
 

@@ -18,7 +18,7 @@ from scoring.choice import (
     majority,
     normalise,
 )
-from scoring.problems import Problem
+from scoring.problems import Problem, problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",
            "agreement_figures", "answer_value", "majority",
@@ -35,10 +35,10 @@ TARGET = re.compile(re.escape(TARGET_OPEN) + r"(?P<body>.*?)" + re.escape(TARGET
 def _target_problem(field: str, text: str) -> Problem | None:
     opened, closed = text.count(TARGET_OPEN), text.count(TARGET_CLOSE)
     if opened != 1 or closed != 1:
-        return Problem(field, f"expected {TARGET_OPEN}...{TARGET_CLOSE} exactly once, found {opened} {TARGET_OPEN} and {closed} {TARGET_CLOSE}", "bad_target")
+        return problem("bad_target/count", field, opening=TARGET_OPEN, closing=TARGET_CLOSE, opened=opened, closed=closed)
     start, end = text.index(TARGET_OPEN) + len(TARGET_OPEN), text.index(TARGET_CLOSE)
     if end <= start or not text[start:end].strip():
-        return Problem(field, f"{TARGET_OPEN}...{TARGET_CLOSE} must enclose a word, in that order", "bad_target")
+        return problem("bad_target/order", field, opening=TARGET_OPEN, closing=TARGET_CLOSE)
     return None
 
 

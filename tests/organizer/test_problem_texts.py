@@ -1,5 +1,5 @@
 """What an organizer reads about a refused file is in their language, with file, line and
-field kept; the patterns that read the details agree with the scorer's own messages."""
+field kept, made from the problem's code and parameters through the catalogue."""
 
 import re
 
@@ -11,7 +11,8 @@ from django.utils import translation
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.datasets.importing import import_dataset
-from annotation.subtasks.problem_texts import DETAILED_TEXTS, for_organizer
+from annotation.subtasks.problem_texts import TREE_PROBLEM_TEXTS, for_organizer
+from scoring.problems import MESSAGES, problem
 from scoring.validation import check_gold, check_inputs
 from tests.factories import make_user
 from tests.organizer.conftest import import_sample
@@ -49,10 +50,35 @@ def test_gold_problems_are_said_in_polish_too():
         assert [for_organizer(problem).message for problem in problems] == ["'zz' nie jest identyfikatorem z pliku wejściowego"]
 
 
-@pytest.mark.parametrize("code", sorted(DETAILED_TEXTS))
-def test_every_pattern_names_a_code_and_a_text_with_its_details(code):
-    for pattern, text in DETAILED_TEXTS[code]:
-        assert set(pattern.groupindex) == set(re.findall(r"%\((\w+)\)s", str(text)))
+# Every template the scorer fills, but the tree's (said in the editor's words) and jsonschema's own.
+TEMPLATES = sorted(key for key in MESSAGES if key != "schema" and key.partition("/")[0] not in TREE_PROBLEM_TEXTS)
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_every_template_of_the_scorer_is_a_msgid_with_a_polish_text_of_the_same_placeholders(template):
+    from django.utils.translation import gettext
+
+    english = MESSAGES[template]
+    with translation.override("pl"):
+        polish = gettext(english)
+    assert polish != english
+    placeholders = r"%\((\w+)\)([sr])"
+    assert set(re.findall(placeholders, polish)) == set(re.findall(placeholders, english))
+
+
+def test_the_organizer_s_text_is_made_from_the_params_not_from_the_message():
+    said = problem("duplicate_id", "id", "f.jsonl", 9, id="x", first_line=3)
+    garbled = said.__class__(said.field, "something else entirely", said.code, said.file, said.line, said.params, said.template)
+    with translation.override("pl"):
+        assert for_organizer(garbled).message == "identyfikator 'x' występuje dwa razy (pierwszy raz w wierszu 3)"
+    with translation.override("en"):
+        assert for_organizer(garbled).message == "duplicate id 'x' (first on line 3)"
+
+
+def test_a_tree_problem_of_a_gold_line_names_its_unit_in_polish():
+    with translation.override("pl"):
+        said = for_organizer(problem("cycle/du", "discourse_units[1]", "g.jsonl", 2, du="1.2"))
+        assert said.message == "jednostka 1.2: " + str(TREE_PROBLEM_TEXTS["cycle"])
 
 
 @pytest.mark.django_db

@@ -4,6 +4,7 @@ the session cookie, answer keys in input lines, sizes beyond the limits, oversiz
 Each goes through every entry point that took it: the item page, the API, the upload page and
 the import command."""
 
+import hashlib
 import json
 import tracemalloc
 
@@ -285,6 +286,33 @@ def test_an_import_in_many_chunks_numbers_lines_in_the_file_and_finds_repeats_ac
     records[25], records[17] = {**template, "id": "c25"}, {**template, "id": "c17"}
     dataset = import_dataset(subtask="commas", name="chunks", inputs=SourceFile("in.jsonl", jsonl(records)))
     assert list(dataset.items.order_by("ordinal").values_list("external_id", flat=True)) == [f"c{n}" for n in range(30)]
+
+
+def test_a_repeat_inside_a_later_chunk_names_the_first_line_in_the_file(monkeypatch):
+    monkeypatch.setattr(importing, "CHUNK_LINES", 7)
+    template = sample_records("commas", 1)[0]
+    records = [{**template, "id": f"c{n}"} for n in range(20)]
+    records[12] = {**template, "id": "c9"}  # lines 10 and 13: both in the second chunk (lines 8-14)
+    with pytest.raises(Refused) as refused:
+        import_dataset(subtask="commas", name="chunks", inputs=SourceFile("in.jsonl", jsonl(records)))
+    [repeat] = refused.value.problems
+    assert (repeat.line, repeat.code, dict(repeat.params)) == (13, "duplicate_id", {"id": "c9", "first_line": 10})
+    assert str(repeat) == "in.jsonl:13: id: duplicate id 'c9' (first on line 10)"
+
+
+def test_an_import_opens_each_file_once_and_hashes_the_bytes_it_read(monkeypatch, tmp_path):
+    opened = []
+    original_open = SourceFile.open
+    monkeypatch.setattr(SourceFile, "open", lambda source: opened.append(source.name) or original_open(source))
+    records = sample_records("commas", 3)
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(jsonl(records))
+    gold = tmp_path / "gold.jsonl"
+    gold.write_bytes(jsonl([{"id": record["id"], "commas": [], "optional": []} for record in records]))
+    dataset = import_dataset(subtask="commas", name="once", inputs=SourceFile("in.jsonl", path=str(path)),
+                             gold=SourceFile("gold.jsonl", path=str(gold)))
+    assert opened == ["in.jsonl", "gold.jsonl"]
+    assert dataset.source_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def import_peak_bytes(tmp_path, count: int) -> tuple[int, int]:
