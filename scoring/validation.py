@@ -124,10 +124,11 @@ def repeated_id(item_id: str, first_line: Mapping[str, int], filename: str | Non
     return problem("duplicate_id", "id", filename, line, id=item_id, first_line=first_line[item_id])
 
 
-def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str, int]:
-    """Map id -> first line; adds a problem for each repeated id (and a non-string id
-    is left to the schema)."""
-    first_line: dict[str, int] = {}
+def repeated_ids(lines: list[Line], filename: str | None, first_line: dict[str, int]) -> list[Problem]:
+    """The repeats among the string ids of ``lines`` (a non-string id is left to the schema):
+    each id already in ``first_line`` (id -> the line it was first on) is a problem, each new
+    one is added to it, so that a file read in chunks keeps one ``first_line`` for them all."""
+    problems = []
     for line in lines:
         item_id = line.record.get("id")
         if not isinstance(item_id, str):
@@ -137,6 +138,13 @@ def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str,
             problems.append(repeated)
         else:
             first_line[item_id] = line.number
+    return problems
+
+
+def _ids(lines: list[Line], filename: str, problems: list[Problem]) -> dict[str, int]:
+    """Map id -> first line; adds a problem for each repeated id."""
+    first_line: dict[str, int] = {}
+    problems += repeated_ids(lines, filename, first_line)
     return first_line
 
 

@@ -33,7 +33,7 @@ from annotation.subtasks.item_fields import answer_key_problems
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
-from scoring.validation import answer_line_problems, input_line_problems, repeated_id
+from scoring.validation import answer_line_problems, input_line_problems, repeated_ids
 
 BATCH_SIZE = 2000
 
@@ -177,7 +177,7 @@ def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> tup
     for chunk in _chunks(inputs, digest.update):
         found = chunk.problems + input_line_problems(dataset.subtask, chunk.lines, inputs.name)
         found += _storage_problems(inputs.name, chunk.lines, input_of=dataset.subtask)
-        found += _repeated_ids(inputs.name, chunk.lines, first_line)
+        found += repeated_ids(chunk.lines, inputs.name, first_line)
         problems.add(found)
         bad_lines = {problem.line for problem in found}
         items = []
@@ -206,7 +206,7 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
             subtask, "gold", chunk.lines, gold.name, [payload for _, payload in items.values()]
         )
         found += _storage_problems(gold.name, chunk.lines, input_of=None)
-        found += _repeated_ids(gold.name, chunk.lines, first_line)
+        found += repeated_ids(chunk.lines, gold.name, first_line)
         problems.add(found)
         if not found:
             GoldAnswer.objects.bulk_create(
@@ -215,23 +215,6 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
             )
             count += len(chunk.lines)
     return count
-
-
-def _repeated_ids(filename: str, lines: list[Line], first_line: dict[str, int]) -> list[Problem]:
-    """The one duplicate-id check of an import: each id of these lines (numbered in the file)
-    already in ``first_line`` (id -> the line it was first on, in this chunk or an earlier one),
-    which gets the others."""
-    problems = []
-    for line in lines:
-        item_id = line.record.get("id")
-        if not isinstance(item_id, str):
-            continue
-        repeated = repeated_id(item_id, first_line, filename, line.number)
-        if repeated is not None:
-            problems.append(repeated)
-        else:
-            first_line[item_id] = line.number
-    return problems
 
 
 def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None) -> list[Problem]:
