@@ -3,9 +3,12 @@ no inline script), our pages hold no inline script, event handler or style attri
 policy would block them), and hostile item text is inert on every page, the admin included."""
 
 import json
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import get_resolver
@@ -153,3 +156,16 @@ def test_the_login_page_and_the_tree_partial_carry_the_policy(everyone):
     response = client.post(f"/annotate/{discourse.pk}/1/?partial=tree", {"answer": "{}"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert '<script>alert("x")' not in response.content.decode()
+
+
+def test_no_template_writes_a_style_attribute():
+    """The policy refuses every style attribute: one in a template (the discourse trees of the
+    adjudication page once set their indentation so) would be dropped by the browser."""
+    templates = Path(settings.BASE_DIR) / "templates"
+    found = [
+        f"{path.relative_to(templates)}:{number}"
+        for path in sorted(templates.rglob("*.html"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\sstyle\s*=", line)
+    ]
+    assert found == []
