@@ -179,6 +179,9 @@ def test_the_scorer_needs_only_the_standard_library_jsonschema_fastjsonschema_an
         "validator('commas', 'output').full")
     added = modules - at_start_up - set(sys.stdlib_module_names) - {"scoring"}
     assert "django" not in modules
-    assert added <= {"jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "attr", "typing_extensions",
-                     "fastjsonschema", "numpy"}
+    # jsonschema's format checkers import idna when it is installed (schemathesis brings it into
+    # the test environment); the scorer works as well without it.
+    optional = {"idna"}
+    assert added - optional <= {"jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "attr",
+                                "typing_extensions", "fastjsonschema", "numpy"}
     assert "jsonschema" in added
