@@ -183,7 +183,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             campaign = create_campaign(name=form.cleaned_data["name"], datasets=list(form.cleaned_data["datasets"]),
-                                       created_by=request.user)
+                                       created_by=request.user, human_source=form.cleaned_data["human_source"])
         except Refused as refused:
             for message in refused.messages:
                 form.add_error(None, message)
