@@ -146,9 +146,9 @@ def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -
     return sources
 
 
-def items_filename(dataset: Dataset, kind: str) -> str:
-    """The file of a pooled source's complete items, one id a line (``--items``)."""
-    return f"{dataset.name}.{kind}.items.txt"
+def items_filename(dataset: Dataset) -> str:
+    """The file of the complete items the pooled sources are scored on, one id a line (``--items``)."""
+    return f"{dataset.name}.complete-items.txt"
 
 
 def model_sources(dataset: Dataset) -> list[Exported]:
@@ -376,21 +376,22 @@ def quote(comparison: dict, n_annotators: int, holm_p: float | None = None, fami
 def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSource], models: list[ReadSource],
                          resamples: int, seed: int, test_rounds: int) -> list[str]:
     """The `python -m scoring` command lines that print the report's figures from its downloads
-    (the gold, each source's export and each pooled source's items file)."""
+    (the gold, each source's export and the complete items file): the sources' scores, the
+    comparisons and the mean annotator's (alone, then with each model), each in the report's order."""
     interval = f" --ci {resamples} --seed {seed}" if resamples else ""
 
     def units_option(read: ReadSource) -> str:
         if read.pooled:
-            return f" --items {items_filename(read.exported.file.dataset, read.exported.kind)}"
+            return f" --items {items_filename(read.exported.file.dataset)}"
         return " --only-answered" if read.exported.only_answered else ""
 
     base = f"python -m scoring {{}} {subtask.key} --gold {gold_name}"
     commands = [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
                 for read in [*humans, *models]]
-    for human in humans:
-        tests = f" --test-rounds {test_rounds}" if human.pooled and test_rounds else ""
+    for model in models:  # in the order of the report's comparisons
         commands += [base.format("compare") + f" --pred {human.exported.filename} --pred {model.exported.filename}"
-                     f"{units_option(human)} --json{interval}{tests}" for model in models]
+                     f"{units_option(human)} --json{interval}"
+                     + (f" --test-rounds {test_rounds}" if human.pooled and test_rounds else "") for human in humans]
     annotators = " ".join(read.exported.filename for read in humans if read.exported.kind == "annotator")
     if annotators:
         commands += [base.format("annotators") + f" --pred {annotators} --json{interval}"]

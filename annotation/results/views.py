@@ -33,7 +33,7 @@ from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
 from annotation.results.plots import Plot
-from annotation.results.report import DEFAULT_SEED
+from annotation.results.report import DEFAULT_SEED, items_filename
 from annotation.results.services import create_campaign, upload_model_submission
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -44,6 +44,8 @@ class ReportOptions(forms.Form):
     exclude_below_control = forms.BooleanField(required=False)
     format = forms.ChoiceField(required=False, choices=[(fmt, fmt) for fmt in FORMATS])
     plot = forms.CharField(required=False, max_length=300)
+    # The complete items the pooled sources are scored on, one id a line (`scoring --items`).
+    items = forms.BooleanField(required=False)
 
 
 def _options(request: HttpRequest) -> dict:
@@ -53,7 +55,8 @@ def _options(request: HttpRequest) -> dict:
     data = form.cleaned_data
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
-    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"]}
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"],
+            "items": data["items"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -104,6 +107,12 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             return _pending()
         return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
                          CONTENT_TYPES[options["format"]], f"{stem}.{options['format']}")
+    if options["items"]:
+        served = serve_report(dataset=dataset, **report_options, fields=("report",))
+        if served.stored is None:
+            return _pending()
+        items = served.stored.report.get("complete_items") or []
+        return _download("".join(f"{item}\n" for item in items), "text/plain; charset=utf-8", items_filename(dataset))
     if options["plot"]:
         served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:
