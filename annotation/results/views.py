@@ -27,13 +27,13 @@ from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
-from annotation.results.downloads import export_download
+from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
 from annotation.results.plots import Plot
-from annotation.results.report import DEFAULT_SEED, items_filename
+from annotation.results.report import DEFAULT_SEED
 from annotation.results.services import create_campaign, upload_model_submission
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -111,8 +111,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         served = serve_report(dataset=dataset, **report_options, fields=("report",))
         if served.stored is None:
             return _pending()
-        items = served.stored.report.get("complete_items") or []
-        return _download("".join(f"{item}\n" for item in items), "text/plain; charset=utf-8", items_filename(dataset))
+        return complete_items_download(dataset, served.stored)
     if options["plot"]:
         served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:

@@ -154,6 +154,10 @@ def test_the_report_page_and_items_download(pilot):
     items = client.get(url + "?items=1")
     assert items["Content-Disposition"].endswith('"pilot.complete-items.txt"')
     assert items.content.decode().split() == [f"w{n}" for n in range(1, N_ANSWERED + 1)]
+    api = client.get(reverse("api_dataset_report", args=[pilot.pk]) + "?items=1")
+    assert api.content == items.content
+    assert json.loads(client.get(reverse("api_dataset_report", args=[pilot.pk])).content)["complete_items"] == \
+        [f"w{n}" for n in range(1, N_ANSWERED + 1)]
     polish = Client(headers={"accept-language": "pl"})
     polish.force_login(make_user("organizer"))
     assert "Kompletne elementy" in polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
