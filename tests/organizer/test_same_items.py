@@ -143,6 +143,10 @@ def test_the_campaign_table_sets_its_human_source_beside_each_model_with_holm(pi
         assert cell["p_holm"] == min(1.0, cell["p_value"])  # a family of one subtask
         assert "On 5 items, the majority of 3 annotators" in cell["quote"]["sentence"]
         assert "Holm-adjusted over 1 subtasks" in cell["quote"]["sentence"]
+    client = Client()
+    client.force_login(make_user("organizer"))
+    page = client.get(reverse("organizer_campaign", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Na 5 elementach większość (anotatorów: 3)" in page and "po korekcie Holma w obrębie 1 podzadań" in page
 
 
 def test_the_report_page_and_items_download(pilot):
