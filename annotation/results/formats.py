@@ -51,9 +51,14 @@ def p_cell(value: float | None) -> str:
 
 
 def campaign_cell_text(cell: dict | None, synthetic_mark: str | None = None) -> str:
-    """A campaign cell: the score and interval; a model's also the difference (human − model)
-    with its interval, p and Holm's adjusted p."""
+    """A campaign cell: the score and interval; the human source's also its items and coverage
+    of the gold, the mean annotator's how many annotators; a model's the difference (human −
+    model) with its interval, p and Holm's adjusted p."""
     text = cell_text(cell, synthetic_mark)
+    if synthetic_mark is None and cell is not None and "coverage" in cell:
+        text += f" (n {cell['n_items']}, {cell['coverage']:.1%} of gold, {cell['n_missing']} missing)"
+    if synthetic_mark is None and cell is not None and "n_annotators" in cell:
+        text += f" ({cell['n_annotators']} annotators)"
     if synthetic_mark is None and cell is not None and "diff" in cell:
         difference = cell_text({"score": cell["diff"], "ci_low": cell["diff_ci_low"], "ci_high": cell["diff_ci_high"]})
         text += f"; diff {difference}, p {p_cell(cell['p_value'])}, Holm {p_cell(cell['p_holm'])}"
