@@ -9,6 +9,8 @@ import sys
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
@@ -165,3 +167,18 @@ def test_the_report_page_and_items_download(pilot):
     polish = Client(headers={"accept-language": "pl"})
     polish.force_login(make_user("organizer"))
     assert "Kompletne elementy" in polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+
+
+def test_the_campaign_form_and_the_command_take_the_new_options(pilot, capsys):
+    client = Client()
+    client.force_login(make_user("organizer"))
+    response = client.post(reverse("organizer_campaigns"),
+                           {"name": "chosen", "datasets": [pilot.pk], "human_source": "adjudicated"})
+    assert response.status_code == 302
+    assert Campaign.objects.get(name="chosen").human_source == "adjudicated"
+    call_command("baseline_report", "pilot", "--test-rounds", "40", "--seed", "1")
+    report = json.loads(capsys.readouterr().out)
+    assert report["test_rounds"] == 40
+    assert all(c["test_rounds"] == 40 for c in report["comparisons"] if c["human_kind"] != "annotator")
+    with pytest.raises(CommandError, match="--test-rounds"):
+        call_command("baseline_report", "pilot", "--test-rounds", "-1")
