@@ -3,7 +3,9 @@
 Generates 10,000 commas items and 2,000 discourse passages from the real sample
 sentences (repeated with new ids), their gold and a perturbed prediction, under
 bench/out/, then runs the scorer as a subprocess and prints the best of 3 runs,
-one line per figure: plain `score` and `score --ci 1000` (the bootstrap interval).
+one line per figure: plain `score`, `score --ci 1000` (the bootstrap interval) and
+`compare --test-rounds 10000` of two predictions (the paired randomization test and McNemar's),
+with the largest resident memory of the process.
 
     .venv/bin/python bench/bench_scoring.py
 """
@@ -27,6 +29,7 @@ RUNS = 3
 N_COMMAS = 10_000
 N_DISCOURSE = 2_000
 CI_RESAMPLES = 1000
+TEST_ROUNDS = 10_000
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -77,20 +80,23 @@ def generate() -> dict[str, tuple[Path, Path]]:
                           read_jsonl(DATA / "commas" / "dev.gold.jsonl"), N_COMMAS, "commas")
     write_jsonl(OUT / "commas.inputs.jsonl", inputs)
     write_jsonl(OUT / "commas.gold.jsonl", gold)
-    write_jsonl(OUT / "commas.pred.jsonl", [commas_prediction(item, key, rng) for item, key in zip(inputs, gold)])
+    for pred in ("pred", "pred2"):
+        write_jsonl(OUT / f"commas.{pred}.jsonl", [commas_prediction(item, key, rng) for item, key in zip(inputs, gold)])
     files["commas"] = (OUT / "commas.gold.jsonl", OUT / "commas.pred.jsonl")
 
     inputs, gold = scaled(read_jsonl(DATA / "discourse" / "dev.inputs.jsonl"),
                           read_jsonl(DATA / "discourse" / "dev.SYNTHETIC-gold.jsonl"), N_DISCOURSE, "discourse")
     write_jsonl(OUT / "discourse.inputs.jsonl", inputs)
     write_jsonl(OUT / "discourse.gold.jsonl", gold)
-    write_jsonl(OUT / "discourse.pred.jsonl", [discourse_prediction(key, rng) for key in gold])
+    for pred in ("pred", "pred2"):
+        write_jsonl(OUT / f"discourse.{pred}.jsonl", [discourse_prediction(key, rng) for key in gold])
     files["discourse"] = (OUT / "discourse.gold.jsonl", OUT / "discourse.pred.jsonl")
     return files
 
 
 def best_of(command: list[str]) -> tuple[float, float]:
-    """Best wall-clock time and best CPU time (user + system) of the child process.
+    """Best wall-clock time and best CPU time (user + system) of the child process (and the
+    largest resident memory of any child so far, read by ``largest_memory_mb``).
 
     The CPU time is what the process itself costs; the wall-clock time also shows
     how busy the machine was.
@@ -120,6 +126,12 @@ def main() -> None:
             wall, cpu = best_of(command + options)
             print(f"python -m scoring score {key} {' '.join(options)} ({count:,} {unit}), whole process, "
                   f"best of {RUNS}: {wall:.3f} s wall, {cpu:.3f} s CPU")
+        wall, cpu = best_of([sys.executable, "-m", "scoring", "compare", key, "--gold", str(gold), "--pred", str(pred),
+                             "--pred", str(pred.with_name(f"{key}.pred2.jsonl")), "--json",
+                             "--test-rounds", str(TEST_ROUNDS)])
+        print(f"python -m scoring compare {key} --test-rounds {TEST_ROUNDS} ({count:,} {unit}), whole process, "
+              f"best of {RUNS}: {wall:.3f} s wall, {cpu:.3f} s CPU; largest child so far: "
+              f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score|compare|agreement|majority: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|compare|annotators|holm|agreement|majority: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 
 from scoring.agreement import ReadAnswers, agreement_figures, figures_text, normalised_majority_answer, read_answers
-from scoring.evaluate import compare_files, score_files
+from scoring.annotators import group_figures
+from scoring.evaluate import compare_files, read_gold, read_predictions, score_files
+from scoring.significance import holm
 from scoring.subtasks import SUBTASKS
-from scoring.validation import check_gold, check_inputs, check_submission, submission_line
+from scoring.validation import check_gold, check_inputs, check_submission, sorted_by_line, submission_line
 
 
 class FileUnreadable(Exception):
@@ -80,10 +82,14 @@ def _print_metrics(scored, as_json: bool) -> int:
     return 0
 
 
+def _items_file(args) -> tuple[bytes, str] | None:
+    return (_read(args.items), args.items) if args.items else None
+
+
 def score(args) -> int:
     _warn_if_synthetic(args.gold)
     scored = score_files(args.subtask, _read(args.gold), args.gold, _read(args.pred), args.pred,
-                         args.only_answered, args.ci, args.seed)
+                         args.only_answered, args.ci, args.seed, items_file=_items_file(args))
     return _print_metrics(scored, args.json)
 
 
@@ -94,8 +100,58 @@ def compare(args) -> int:
     _warn_if_synthetic(args.gold)
     (name_a, name_b) = args.pred
     scored = compare_files(args.subtask, _read(args.gold), args.gold, (_read(name_a), name_a), (_read(name_b), name_b),
-                           args.only_answered, args.ci, args.seed)
+                           args.only_answered, args.ci, args.seed, items_file=_items_file(args),
+                           test_rounds=args.test_rounds)
     return _print_metrics(scored, args.json)
+
+
+def annotators(args) -> int:
+    repeated = sorted({name for name in args.pred if args.pred.count(name) > 1})
+    if repeated:
+        print(f"--pred names {', '.join(repeated)} more than once: each file is one annotator", file=sys.stderr)
+        return 2
+    _warn_if_synthetic(args.gold)
+    subtask = SUBTASKS[args.subtask]
+    gold, errors = read_gold(subtask, _read(args.gold), args.gold)
+    gold_ids = {record.get("id") for record in gold}
+    files, faults = [], []
+    for name in [*args.pred, *([args.model] if args.model else [])]:
+        pred, pred_errors, pred_faults = read_predictions(subtask, _read(name), name, gold_ids)
+        files.append((name, pred))
+        errors += sorted_by_line(pred_errors)
+        faults += sorted_by_line(pred_faults)
+    if errors:
+        _report(errors)
+        return 1
+    _report(faults, sys.stderr)
+    model = files.pop()[1] if args.model else None
+    figures = group_figures(subtask, gold, files, model, args.ci, args.seed)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False))
+    else:
+        for name, value in _flatten(figures):
+            print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    return 0
+
+
+def holm_command(args) -> int:
+    adjusted = holm(args.p_values)
+    if args.json:
+        print(json.dumps({"m": len(adjusted), "p_values": args.p_values, "adjusted": adjusted}))
+    else:
+        for p_value, adjusted_p in zip(args.p_values, adjusted):
+            print(f"{p_value:g} -> {adjusted_p:g}")
+    return 0
+
+
+def _p_value(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(f"a p-value is between 0 and 1, not {text}")
+    return number
 
 
 def _resamples(text: str) -> int:
@@ -109,6 +165,14 @@ def _add_interval_arguments(command) -> None:
     command.add_argument("--ci", type=_resamples, default=0, metavar="N",
                          help="add a 95%% percentile-bootstrap interval from N resamples of the gold lines (default 0: none)")
     command.add_argument("--seed", type=int, default=0, help="seed of the resamples (default 0)")
+
+
+def _add_unit_arguments(command, answered_help: str) -> None:
+    """--only-answered or --items FILE: which gold lines are the units."""
+    units = command.add_mutually_exclusive_group()
+    units.add_argument("--only-answered", action="store_true", help=answered_help)
+    units.add_argument("--items", metavar="FILE",
+                       help="score exactly the gold items listed in FILE, one id a line (answered or not)")
 
 
 def _read_answers(args) -> ReadAnswers:
@@ -179,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--gold", required=True)
     command.add_argument("--pred", required=True)
     command.add_argument("--json", action="store_true", help="print one JSON object; its 'score' is the main metric")
-    command.add_argument("--only-answered", action="store_true", help="score only the gold items the submission answers")
+    _add_unit_arguments(command, "score only the gold items the submission answers")
     _add_interval_arguments(command)
     command.set_defaults(run=score)
 
@@ -188,9 +252,26 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--gold", required=True)
     command.add_argument("--pred", required=True, action="append", metavar="PRED", help="given twice: A, then B")
     command.add_argument("--json", action="store_true", help="print one JSON object: score_a, score_b, diff (A - B)")
-    command.add_argument("--only-answered", action="store_true", help="score both only on the gold items A answers")
+    _add_unit_arguments(command, "score both only on the gold items A answers")
     _add_interval_arguments(command)
+    command.add_argument("--test-rounds", type=_resamples, default=0, metavar="R",
+                         help="add a paired randomization test of R rounds (seeded with --seed) and McNemar's test "
+                              "(default 0: no test)")
     command.set_defaults(run=compare)
+
+    command = commands.add_parser("annotators", help="annotators as a group: mean annotator, spread, two-way interval")
+    command.add_argument("subtask", choices=list(SUBTASKS))
+    command.add_argument("--gold", required=True)
+    command.add_argument("--pred", required=True, nargs="+", metavar="FILE", help="one submission file per annotator")
+    command.add_argument("--model", metavar="FILE", help="a model's submission: adds the mean paired difference")
+    command.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_interval_arguments(command)
+    command.set_defaults(run=annotators)
+
+    command = commands.add_parser("holm", help="Holm's adjusted p-values of several tests")
+    command.add_argument("p_values", nargs="+", type=_p_value, metavar="P")
+    command.add_argument("--json", action="store_true", help="print one JSON object: m, p_values, adjusted")
+    command.set_defaults(run=holm_command)
 
     for name, run, description in (
         ("agreement", agreement, "agreement between several submission files (one per annotator)"),

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.intervals import difference_interval, resampled_scores_together, score_intervals, units
-from scoring.jsonl import read_jsonl
+from scoring.jsonl import read_jsonl, text_lines
 from scoring.metrics import combined, count_rows_by_id
 from scoring.problems import Problem, problem
+from scoring.significance import paired_tests
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import (
     read_answer_file,
@@ -52,31 +53,72 @@ def read_predictions(subtask: Subtask, pred_data: bytes, pred_name: str, gold_id
     return pred, errors, faults
 
 
+def read_items(data: bytes, name: str, gold_ids: set) -> tuple[list[str], list[Problem]]:
+    """The gold ids of an items file (``--items``: one id a line, stripped, blank lines ignored,
+    read as the JSONL files are) and its problems: an id not in the gold, an id listed twice."""
+    problems: list[Problem] = []
+    items: list[str] = []
+    first_line: dict[str, int] = {}
+    for number, text in text_lines(data, name, problems):
+        item_id = text.strip()
+        if not item_id:
+            continue
+        if (repeated := repeated_id(item_id, first_line, name, number)) is not None:
+            problems.append(repeated)
+        elif item_id not in gold_ids:
+            problems.append(problem("unknown_id/gold", "id", name, number, id=item_id))
+        else:
+            first_line[item_id] = number
+            items.append(item_id)
+    return items, sorted_by_line(problems)
+
+
+def scored_gold(gold: list[dict], pred: dict[str, dict], only_answered: bool = False,
+                items: list[str] | None = None) -> list[dict]:
+    """The gold lines scored: all, those ``pred`` answers (``only_answered``), or those listed
+    in ``items`` (ids of the gold, each once: ``read_items``)."""
+    if items is not None:
+        listed = set(items)
+        return [record for record in gold if record["id"] in listed]
+    if only_answered:
+        return [record for record in gold if record["id"] in pred]
+    return gold
+
+
+def coverage_figures(lines: list[dict], gold: list[dict]) -> dict:
+    """``n_gold_total`` and ``coverage`` (the share of the gold lines scored)."""
+    return {"n_gold_total": len(gold), "coverage": len(lines) / len(gold) if gold else 0.0}
+
+
 def read_gold(subtask: Subtask, gold_data: bytes, gold_name: str) -> tuple[list[dict], list[Problem]]:
     gold_lines, _, errors = read_answer_file(subtask, "gold", gold_data, gold_name, None)
     return [line.record for line in gold_lines], errors
 
 
 def score_files(key: str, gold_data: bytes, gold_name: str, pred_data: bytes, pred_name: str,
-                only_answered: bool = False, resamples: int = 0, seed: int = 0) -> Scored:
+                only_answered: bool = False, resamples: int = 0, seed: int = 0, *,
+                items_file: tuple[bytes, str] | None = None) -> Scored:
     """Score ``pred`` against ``gold``.
 
     File-level errors (broken JSON, a line without a string id, a duplicate id, an id
-    not in gold, any fault of the gold file) stop scoring. Answer-level faults (schema
-    or consistency faults of one answer, e.g. a label outside A-D or an invalid tree)
-    do not: the metric scores such an answer as it is, which mostly means wrong.
-    With ``only_answered``, only the gold items the prediction answers are scored and
-    ``coverage`` (answered / all gold items) is reported. With ``resamples`` > 0, the
-    bootstrap intervals of scoring.intervals (drawn with ``seed``) are added.
+    not in gold, any fault of the gold file, any fault of the items file) stop scoring.
+    Answer-level faults (schema or consistency faults of one answer, e.g. a label outside A-D
+    or an invalid tree) do not: the metric scores such an answer as it is, which mostly means
+    wrong. With ``only_answered``, only the gold items the prediction answers are scored; with
+    ``items_file`` (``(bytes, name)``, ``read_items``), exactly the items it lists; either way
+    ``coverage`` (scored / all gold items) is reported. With ``resamples`` > 0, the bootstrap
+    intervals of scoring.intervals (drawn with ``seed``) are added.
     """
     subtask = get_subtask(key)
     gold, errors = read_gold(subtask, gold_data, gold_name)
-    pred, pred_errors, faults = read_predictions(subtask, pred_data, pred_name, {record.get("id") for record in gold})
+    gold_ids = {record.get("id") for record in gold}
+    pred, pred_errors, faults = read_predictions(subtask, pred_data, pred_name, gold_ids)
     errors += pred_errors
-    if errors:
-        return Scored(None, sorted_by_line(errors), sorted_by_line(faults))
+    items, item_errors = read_items(*items_file, gold_ids) if items_file else (None, [])
+    if errors or item_errors:
+        return Scored(None, sorted_by_line(errors) + item_errors, sorted_by_line(faults))
 
-    return Scored(score_records(subtask, gold, pred, len(faults), only_answered, resamples, seed), [],
+    return Scored(score_records(subtask, gold, pred, len(faults), only_answered, resamples, seed, items=items), [],
                   sorted_by_line(faults))
 
 
@@ -123,30 +165,28 @@ def resample_together(predictions: list[Counted], lines: list[dict], n_resamples
 
 def score_records(subtask: Subtask, gold: list[dict], pred: dict[str, dict], n_answer_faults: int = 0,
                   only_answered: bool = False, resamples: int = 0, seed: int = 0,
-                  counted: Counted | None = None) -> dict:
+                  counted: Counted | None = None, *, items: list[str] | None = None) -> dict:
     """What ``score_files`` prints for gold and predictions already read (``read_gold``,
-    ``read_predictions``): one file read once can be scored and compared many times.
-    ``counted``: ``pred`` counted already (on at least the lines scored)."""
-    n_gold_total = len(gold)
-    if only_answered:
-        gold = [record for record in gold if record["id"] in pred]
-    lines = units(gold)
+    ``read_predictions``, ``read_items``): one file read once can be scored and compared many
+    times. ``counted``: ``pred`` counted already (on at least the lines scored)."""
+    lines = units(scored_gold(gold, pred, only_answered, items))
     counted = counted or Counted(subtask, lines, pred)  # counted once, for the figures and their intervals
     metrics = {"subtask": subtask.key, **counted.figures(lines), "n_answer_faults": n_answer_faults}
-    if only_answered:
-        metrics["n_gold_total"] = n_gold_total
-        metrics["coverage"] = len(gold) / n_gold_total if n_gold_total else 0.0
+    if only_answered or items is not None:
+        metrics.update(coverage_figures(lines, gold))
     if resamples:
         metrics.update(score_intervals(subtask, counted.resampled_scores(lines, resamples, seed)))
     return metrics
 
 
 def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[bytes, str], pred_b: tuple[bytes, str],
-                  only_answered: bool = False, resamples: int = 0, seed: int = 0) -> Scored:
+                  only_answered: bool = False, resamples: int = 0, seed: int = 0, *,
+                  items_file: tuple[bytes, str] | None = None, test_rounds: int = 0) -> Scored:
     """Compare submissions A and B (each ``(bytes, name)``) on the same gold: ``score_a``,
     ``score_b``, ``diff`` = A - B and, with ``resamples`` > 0, ``diff_ci_low``/``diff_ci_high``
-    over one index matrix applied to both. With ``only_answered``, both are scored on the
-    gold lines A answers. Errors and faults as ``score_files``, of both files."""
+    over one index matrix applied to both; with ``test_rounds`` > 0, the paired tests of
+    scoring.significance. With ``only_answered``, both are scored on the gold lines A answers;
+    with ``items_file``, on the lines it lists. Errors and faults as ``score_files``, of both files."""
     subtask = get_subtask(key)
     gold, gold_errors = read_gold(subtask, gold_data, gold_name)
     gold_ids = {record.get("id") for record in gold}
@@ -156,25 +196,37 @@ def compare_files(key: str, gold_data: bytes, gold_name: str, pred_a: tuple[byte
         predictions.append(pred)
         errors += sorted_by_line(pred_errors)
         faults += sorted_by_line(pred_faults)
-    if errors:
-        return Scored(None, errors, faults)
+    items, item_errors = read_items(*items_file, gold_ids) if items_file else (None, [])
+    if errors or item_errors:
+        return Scored(None, errors + item_errors, faults)
 
-    return Scored(compare_records(subtask, gold, *predictions, only_answered, resamples, seed), [], faults)
+    return Scored(compare_records(subtask, gold, *predictions, only_answered, resamples, seed, items=items,
+                                  test_rounds=test_rounds), [], faults)
 
 
 def compare_records(subtask: Subtask, gold: list[dict], pred_a: dict[str, dict], pred_b: dict[str, dict],
                     only_answered: bool = False, resamples: int = 0, seed: int = 0,
-                    counted: tuple[Counted, Counted] | None = None) -> dict:
+                    counted: tuple[Counted, Counted] | None = None, *, items: list[str] | None = None,
+                    test_rounds: int = 0) -> dict:
     """What ``compare_files`` prints for gold and predictions already read; ``counted``: A and
     B counted already (on at least the lines compared)."""
-    if only_answered:
-        gold = [record for record in gold if record["id"] in pred_a]
-    lines = units(gold)
+    lines = units(scored_gold(gold, pred_a, only_answered, items))
     counted_a, counted_b = counted or (Counted(subtask, lines, pred_a), Counted(subtask, lines, pred_b))
     score_a, score_b = counted_a.figures(lines)["score"], counted_b.figures(lines)["score"]
     metrics = {"subtask": subtask.key, "score_a": score_a, "score_b": score_b, "diff": score_a - score_b,
-               "n_gold": len(gold)}
+               "n_gold": len(lines)}
+    if only_answered or items is not None:
+        metrics.update(coverage_figures(lines, gold))
+    reasons: dict[str, str] = {}
     if resamples:
-        metrics.update(difference_interval(counted_a.resampled_scores(lines, resamples, seed),
-                                           counted_b.resampled_scores(lines, resamples, seed)))
+        bounds = difference_interval(counted_a.resampled_scores(lines, resamples, seed),
+                                     counted_b.resampled_scores(lines, resamples, seed))
+        reasons.update(bounds.pop("reasons", {}))
+        metrics.update(bounds)
+    if test_rounds:
+        tests = paired_tests(subtask, counted_a.rows(lines), counted_b.rows(lines), test_rounds, seed)
+        reasons.update(tests.pop("reasons", {}))
+        metrics.update(tests)
+    if reasons:
+        metrics["reasons"] = reasons
     return metrics

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from scoring.problems import Problem, problem
@@ -21,6 +21,23 @@ class Line:
     record: dict
 
 
+def text_lines(data: bytes, filename: str, problems: list[Problem]) -> Iterator[tuple[int, str]]:
+    """(number, text) of every line of ``data`` that is not blank: UTF-8 with or without a
+    byte-order mark, LF or CRLF, numbers 1-based with blank lines counted; a line that is not
+    UTF-8 is added to ``problems`` instead."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if not raw.strip():
+            continue
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            problems.append(problem("encoding", "line", filename, number, byte=error.start + 1))
+
+
 def read_jsonl(data: bytes, filename: str) -> tuple[list[Line], list[Problem]]:
     """Parse ``data`` as JSONL; never raises on bad content.
 
@@ -28,20 +45,9 @@ def read_jsonl(data: bytes, filename: str) -> tuple[list[Line], list[Problem]]:
     are skipped but still counted, so line numbers match what an editor shows.
     Each line must be a JSON object; every fault names the file and the line.
     """
-    if data.startswith(_BOM):
-        data = data[len(_BOM):]
     lines: list[Line] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        if not raw.strip():
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            problems.append(problem("encoding", "line", filename, number, byte=error.start + 1))
-            continue
+    for number, text in text_lines(data, filename, problems):
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:

@@ -44,8 +44,22 @@ class Campaign(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
+    class HumanSource(models.TextChoices):
+        """The pooled human source the campaign table sets beside the models."""
+
+        MAJORITY_FILLED = "majority_filled", _("majority filled with adjudications")
+        MAJORITY = "majority", _("majority")
+        ADJUDICATED = "adjudicated", _("adjudicated")
+
+    human_source = models.CharField(_("human source"), max_length=20, choices=HumanSource.choices,
+                                    default=HumanSource.MAJORITY_FILLED)
+
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(human_source__in=["majority_filled", "majority", "adjudicated"]),
+                                   name="campaign_human_source_valid"),
+        ]
         verbose_name = _("campaign")
         verbose_name_plural = _("campaigns")
 

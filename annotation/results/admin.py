@@ -33,7 +33,7 @@ class ModelSubmissionAdmin(HistoryAdmin):
 class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = ["name", "datasets"]
+        fields = ["name", "datasets", "human_source"]
 
     def clean_datasets(self):
         datasets = self.cleaned_data["datasets"]
@@ -54,7 +54,7 @@ class CampaignForm(forms.ModelForm):
 @admin.register(Campaign)
 class CampaignAdmin(OrganizerOnlyAdmin):
     form = CampaignForm
-    list_display = ["name", "dataset_names", "created_by", "created_at"]
+    list_display = ["name", "dataset_names", "human_source", "created_by", "created_at"]
     list_filter = ["datasets__subtask", ("datasets", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["name", "datasets__name"]
     list_select_related = ["created_by"]

@@ -23,7 +23,7 @@ from annotation.results import report as report_selectors
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.computing import serve_report
-from annotation.results.downloads import export_download
+from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import FILLS, FORMATS, build_export
 from annotation.results.exports import export_summaries
 from annotation.results.serializers import AgreementSerializer
@@ -82,7 +82,9 @@ def _flag(request: Request, name: str) -> bool:
 report_schema = extend_schema(
     parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
                 OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
-                                 "threshold out of the majority and adjudicated sources")],
+                                 "threshold out of the majority and adjudicated sources"),
+                OpenApiParameter("items", bool, description="datasets: the complete items the pooled sources are "
+                                 "scored on, one id a line (text), instead of the report")],
     responses=OpenApiTypes.OBJECT,
 )
 
@@ -105,11 +107,15 @@ def _served(served) -> Response | HttpResponse:
 @api_view(["GET"])
 def dataset_report(request: Request, pk: int) -> Response:
     """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`),
-    its newest finished computation; ``computation`` says when it was computed and what changed since."""
+    its newest finished computation; ``computation`` says when it was computed and what changed since.
+    With ``items=1``: the complete items its pooled sources are scored on, one id a line (`scoring --items`)."""
     require_role(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
-    return _served(serve_report(dataset=dataset, seed=_seed(request),
-                                exclude_below_control=_flag(request, "exclude_below_control")))
+    options = {"seed": _seed(request), "exclude_below_control": _flag(request, "exclude_below_control")}
+    if _flag(request, "items"):
+        served = serve_report(dataset=dataset, **options, fields=("report",))
+        return _served(served) if served.stored is None else complete_items_download(dataset, served.stored)
+    return _served(serve_report(dataset=dataset, **options))
 
 
 @never_cache

@@ -1,9 +1,12 @@
-"""How an export is downloaded, the same on its page and in the API."""
+"""How an export, and the complete items of a computed report, are downloaded, the same on
+their pages and in the API."""
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
+from annotation.models import Dataset, StoredReport
 from annotation.results.exporting import Export
+from annotation.results.report import items_filename
 
 
 def export_download(export: Export, left_out: bool = False) -> StreamingHttpResponse:
@@ -20,4 +23,13 @@ def export_download(export: Export, left_out: bool = False) -> StreamingHttpResp
     response["X-Export-Left-Out"] = str(len(export.left_out))
     response["X-Export-Filled"] = str(len(export.filled))
     response["X-Export-Complete"] = "true" if export.complete else "false"
+    return response
+
+
+def complete_items_download(dataset: Dataset, stored: StoredReport) -> HttpResponse:
+    """The complete items the stored report scored the pooled sources on, one id a line: the
+    scorer's ``--items`` file (empty when no item is complete)."""
+    items = stored.report.get("complete_items") or []
+    response = HttpResponse("".join(f"{item}\n" for item in items).encode("utf-8"), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, items_filename(dataset))
     return response

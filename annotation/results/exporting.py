@@ -33,6 +33,7 @@ import io
 import json
 import os
 import tempfile
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -166,6 +167,18 @@ class DatasetReads:
             if external_id not in submitted.get(username, ()):
                 found.setdefault(username, []).append(external_id)
         return found
+
+    def complete_items(self, excluded: frozenset[str] = frozenset()) -> list[str]:
+        """External ids of the complete items, in input order: every assigned annotator (but the
+        ``excluded`` usernames) submitted, or the dataset is frozen, and at least two submitted
+        answers count. The pooled sources are scored on these (a complete item without an answer
+        of the source counts as missing): leaving such items out would favour the easy ones."""
+        answered = Counter(external_id for username, ids in self.answers.submitted.items()
+                           if username not in excluded for external_id in ids)
+        waiting = set() if self.dataset.frozen else {
+            external_id for username, ids in self.unanswered.items() if username not in excluded for external_id in ids}
+        return [item.external_id for item in self.answers.items
+                if answered[item.external_id] >= 2 and item.external_id not in waiting]
 
     def adjudicated(self, excluded: frozenset[str] = frozenset()) -> dict[int, dict]:
         """``adjudicated_answers`` (item id -> answer) without the answers of ``excluded`` usernames."""

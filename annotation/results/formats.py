@@ -46,13 +46,32 @@ def cell_text(cell: dict | None, synthetic_mark: str | None = None) -> str:
     return f"{number(cell['score'])} [{number(cell['ci_low'])}, {number(cell['ci_high'])}]"
 
 
+def p_cell(value: float | None) -> str:
+    return NO_CELL if value is None else f"{value:.4f}"
+
+
+def campaign_cell_text(cell: dict | None, synthetic_mark: str | None = None) -> str:
+    """A campaign cell: the score and interval; the human source's also its items and coverage
+    of the gold, the mean annotator's how many annotators; a model's the difference (human −
+    model) with its interval, p and Holm's adjusted p."""
+    text = cell_text(cell, synthetic_mark)
+    if synthetic_mark is None and cell is not None and "coverage" in cell:
+        text += f" (n {cell['n_items']}, {cell['coverage']:.1%} of gold, {cell['n_missing']} missing)"
+    if synthetic_mark is None and cell is not None and "n_annotators" in cell:
+        text += f" ({cell['n_annotators']} annotators)"
+    if synthetic_mark is None and cell is not None and "diff" in cell:
+        difference = cell_text({"score": cell["diff"], "ci_low": cell["diff_ci_low"], "ci_high": cell["diff_ci_high"]})
+        text += f"; diff {difference}, p {p_cell(cell['p_value'])}, Holm {p_cell(cell['p_holm'])}"
+    return text
+
+
 def campaign_grid(table: dict) -> tuple[list[str], list[list[str]]]:
     """(headers, rows of text) of the campaign table."""
     headers = ["subtask", *table["columns"]]
     rows = []
     for row in table["rows"]:
         mark = f" [{row['footnote']}]" if row["footnote"] else None
-        rows.append([row["subtask"], *(cell_text(row["cells"][column], mark) for column in table["columns"])])
+        rows.append([row["subtask"], *(campaign_cell_text(row["cells"][column], mark) for column in table["columns"])])
     return headers, rows
 
 
@@ -137,17 +156,21 @@ def _caption(table: dict) -> str:
             f"({table['resamples']} resamples, seed {table['seed']}); computed {table['computed_at']}")
 
 
+CAMPAIGN_CSV_FIGURES = ("score", "ci_low", "ci_high", "n_items", "diff", "diff_ci_low", "diff_ci_high", "p_value",
+                        "p_holm", "mcnemar_p", "n_a_only", "n_b_only")
+
+
 def campaign_csv(table: dict) -> str:
     """One row per (subtask, column) with every number, and the footnote."""
-    headers = ["subtask", "dataset", "column", "score", "ci_low", "ci_high", "note"]
+    headers = ["subtask", "dataset", "column", *CAMPAIGN_CSV_FIGURES, "note"]
     rows = [[SYNTHETIC_NOTE]] if table["gold_synthetic"] else []
     for row in table["rows"]:
         note = table["footnotes"][row["footnote"] - 1]["text"] if row["footnote"] else ""
         for column in table["columns"]:
-            cell = row["cells"][column]
+            cell = row["cells"][column] or {}
             rows.append([row["subtask"], row["dataset"] or "", column,
-                         *(("", "", "") if cell is None else (cell["score"], cell["ci_low"], cell["ci_high"])),
-                         note or (cell or {}).get("reason", "")])
+                         *(cell.get(figure, "") if cell.get(figure) is not None else "" for figure in CAMPAIGN_CSV_FIGURES),
+                         note or ((cell.get("quote") or {}).get("sentence", ""))])
     return _csv(headers, rows)
 
 
@@ -184,14 +207,28 @@ def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str,
         return _tex_table(headers, rows, caption, notes)
     parts = [f"# {report['dataset']}", *(f"**{note}**" for note in notes), caption, _markdown_table(headers, rows)]
     if report["comparisons"]:
-        parts.append("## Models beside humans (difference human − model, paired 95% interval)")
+        parts.append("## Models beside humans, on the same items (difference human − model, paired 95% interval)")
         parts.append(_markdown_table(
-            ["human", "model", "human", "model", "difference [95% interval]"],
-            [[comparison["human"], comparison["model"], number(comparison["score_human"]),
+            ["human", "model", "items", "human", "model", "difference [95% interval]", "p", "McNemar p (b, c)"],
+            [[comparison["human"], comparison["model"], str(comparison["n_scored"]), number(comparison["score_human"]),
               number(comparison["score_model"]),
               cell_text({"score": comparison["diff"], "ci_low": comparison["diff_ci"][0],
-                         "ci_high": comparison["diff_ci"][1]})] for comparison in report["comparisons"]],
+                         "ci_high": comparison["diff_ci"][1]}),
+              p_cell(comparison.get("p_value")),
+              f"{p_cell(comparison.get('mcnemar_p'))} ({comparison.get('n_a_only')}, {comparison.get('n_b_only')})"
+              if "mcnemar_p" in comparison else NO_CELL] for comparison in report["comparisons"]],
         ))
+        parts += [comparison["quote"]["sentence"] for comparison in report["comparisons"] if "quote" in comparison]
+        parts.append(report["notes"]["mcnemar"])
+    if report["mean_annotator"]:
+        group = report["mean_annotator"]
+        parts.append(f"Mean annotator: {cell_text({'score': group['mean'], 'ci_low': group.get('ci_low'), 'ci_high': group.get('ci_high')})}"
+                     f" (two-way bootstrap), min {number(group['min'])}, max {number(group['max'])}, "
+                     f"{group['n_annotators']} annotators")
+    if report["best_annotator"]:
+        best = report["best_annotator"]
+        parts.append(f"Best annotator ({best['name']}): {number(best['score'])}: {best['note']}")
+    parts.append("## Reproduce\n\n" + "\n".join(f"    {command}" for command in report["commands"]))
     for plot in plots:
         parts.append(f"## {plot.title}")
         if plot_files and plot.key in plot_files:

@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.files import UploadField
-from annotation.models import Dataset
+from annotation.models import Campaign, Dataset
 
 
 class ModelSubmissionForm(forms.Form):
@@ -19,3 +19,5 @@ class CampaignForm(forms.Form):
         queryset=Dataset.objects.order_by("subtask", "name"),
         widget=forms.CheckboxSelectMultiple,
     )
+    human_source = forms.ChoiceField(label=_("Human source beside the models"), choices=Campaign.HumanSource.choices,
+                                     initial=Campaign.HumanSource.MAJORITY_FILLED)

@@ -4,17 +4,21 @@ Every score and interval is what `python -m scoring score --json --ci N --seed S
 an exported source: each source is exported as the submission lines its download holds, and
 those bytes, with the dataset's gold as a JSONL file, are read as `scoring.evaluate.score_files`
 reads them (`read_gold`, `read_predictions`: each file once) and scored by its own
-`score_records` (and `compare_records` for a model beside a human source) — the scorer's own
-code, never a second implementation. Annotators are scored on the items they answered (``--only-answered``,
-with coverage); majority, adjudicated and model sources on all gold (a missing item counts
-as wrong).
+`score_records` (and `compare_records` for a model beside a human source, `group_figures` for
+the mean annotator) — the scorer's own code, never a second implementation.
+
+Humans and models are compared on the same items: an annotator is scored on what they
+submitted (``--only-answered``, with coverage); the pooled sources (majority, adjudicated,
+majority filled with adjudications) on the complete items (``--items``: every answer in, at
+least two), where an item without an answer of the source counts as missing; a model beside a
+human source on exactly that source's items, with the paired tests of scoring.significance for
+the pooled sources; models alone on all gold.
 """
 
 from __future__ import annotations
 
 import gc
-import statistics
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,16 +29,29 @@ from django.utils import timezone
 from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
-from annotation.results.exporting import POOLED, DatasetReads, Export, build_export
+from annotation.results.exporting import DatasetReads, Export, build_export
 from annotation.training.selectors import training_procedure
 from scoring.agreement import agreement_figures
+from scoring.annotators import group_figures
 from scoring.breakdown import breakdown
-from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, resample_together, score_records
-from scoring.intervals import interval_keys, units
+from scoring.evaluate import (
+    Counted,
+    compare_records,
+    read_gold,
+    read_predictions,
+    resample_together,
+    score_records,
+    scored_gold,
+)
+from scoring.intervals import interval_keys, score_intervals, units
 from scoring.jsonl import jsonl_bytes
+from scoring.significance import holm
 from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
 
 RESAMPLES = 1000
+
+
+TEST_ROUNDS = 10_000  # rounds of the paired randomization test of a pooled source and a model
 
 
 DEFAULT_SEED = 0
@@ -46,14 +63,24 @@ SYNTHETIC_BANNER = "synthetic gold — not a human baseline"
 SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the software): no score is reported"
 
 
-HUMAN_COLUMNS = ("best annotator", "mean annotator", "majority", "adjudicated")
+# The pooled human sources: report kind -> (export source, fill). The campaign table shows the
+# one its organizer chose (Campaign.human_source).
+POOLED_SOURCES = {"majority": ("majority", None), "adjudicated": ("adjudicated", None),
+                  "majority_filled": ("majority", "adjudicated")}
+
+
+CAMPAIGN_HUMAN_COLUMNS = ("human source", "mean annotator")
 
 
 # Figures of `score --json` that are not secondary metrics.
 SCORE_KEYS = {"score", "ci_low", "ci_high", "coverage"}
 
 
-MEAN_NO_INTERVAL = "the mean of several annotators' scores is no one submission, so it has no bootstrap interval"
+BEST_CHOSEN_AFTER = ("the best annotator is chosen after seeing the scores, so the score is biased upward; "
+                     "it has no interval and is not in the campaign table")
+
+
+MCNEMAR_NOTE = "McNemar's test counts items right or wrong: for wsd and coreference it tests accuracy, while p tests macro-F1"
 
 
 @dataclass(frozen=True)
@@ -66,6 +93,7 @@ class Exported:
     filename: str
     file: Export | bytes  # the export (whose bytes are made when first asked for), or a model's stored file
     only_answered: bool  # scored on the gold items it answers (an annotator), else on all gold
+    items: list[str] | None = None  # a pooled source's complete items, which it is scored on (``--items``)
     left_out: Counter = field(default_factory=Counter)  # items the export leaves out, by reason
     records: list[dict] | None = None  # the lines of ``data`` when the application made them (an export)
 
@@ -96,21 +124,31 @@ def gold_file(dataset: Dataset) -> tuple[bytes, str]:
 
 
 def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> list[Exported | Unavailable]:
-    """Every annotator with a submitted answer, by username, and the pooled sources (majority,
-    adjudicated: without the answers of ``excluded`` usernames), each as the file its download
-    holds (``annotation.results.exporting.build_export``, every source from one read)."""
+    """Every annotator with a submitted answer, by username, and the pooled sources (without
+    the answers of ``excluded`` usernames, scored on the complete items), each as the file its
+    download holds (``annotation.results.exporting.build_export``, every source from one read)."""
     sources: list[Exported | Unavailable] = []
-    for source in [*(f"annotator:{username}" for username in reads.answers.annotators), *POOLED]:
-        kind = source.partition(":")[0]
+    complete = reads.complete_items(excluded)
+    exports = [(f"annotator:{username}", f"annotator:{username}", None) for username in reads.answers.annotators]
+    exports += [(kind, source, fill) for kind, (source, fill) in POOLED_SOURCES.items()]
+    for name, source, fill in exports:
+        kind = name.partition(":")[0]
+        pooled = kind in POOLED_SOURCES
         try:
-            export = build_export(reads.dataset, source, reads=reads, excluded=excluded if kind in POOLED else ())
+            export = build_export(reads.dataset, source, fill=fill, reads=reads, excluded=excluded if pooled else ())
         except Refused as refused:
-            sources.append(Unavailable(source, kind, "; ".join(refused.messages)))
+            sources.append(Unavailable(name, kind, "; ".join(refused.messages)))
             continue
-        sources.append(Exported(source, kind, source.partition(":")[2] or source, export.filename, export,
+        sources.append(Exported(name, kind, name.partition(":")[2] or name, export.filename, export,
                                 only_answered=kind == "annotator", records=export.records,
+                                items=complete if pooled else None,
                                 left_out=Counter(reason for _, reason in export.left_out)))
     return sources
+
+
+def items_filename(dataset: Dataset) -> str:
+    """The file of the complete items the pooled sources are scored on, one id a line (``--items``)."""
+    return f"{dataset.name}.complete-items.txt"
 
 
 def model_sources(dataset: Dataset) -> list[Exported]:
@@ -130,8 +168,13 @@ class ReadSource:
     pred: dict[str, dict]
     errors: list
     n_faults: int
+    items: list[str] | None  # a pooled source's complete items that have gold: its ``--items`` file
     lines: list[dict]  # the gold lines it is scored on, in unit order (``units``; none after an error)
     counted: Counted  # those lines
+
+    @property
+    def pooled(self) -> bool:
+        return self.items is not None
 
 
 def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported: Exported) -> ReadSource:
@@ -143,9 +186,9 @@ def read_source(subtask: Subtask, gold: list[dict], gold_ids: set[str], exported
     else:
         pred, errors, faults = read_predictions(subtask, exported.data, exported.filename, gold_ids)
         n_faults = len(faults)
-    scored = [record for record in gold if record["id"] in pred] if exported.only_answered else gold
-    lines = [] if errors else units(scored)
-    return ReadSource(exported, pred, errors, n_faults, lines, Counted(subtask, lines, pred))
+    items = None if exported.items is None else [item for item in exported.items if item in gold_ids]
+    lines = [] if errors else units(scored_gold(gold, pred, exported.only_answered, items))
+    return ReadSource(exported, pred, errors, n_faults, items, lines, Counted(subtask, lines, pred))
 
 
 def resample_sources(humans: list[ReadSource], models: list[ReadSource], resamples: int, seed: int) -> None:
@@ -161,17 +204,21 @@ def resample_sources(humans: list[ReadSource], models: list[ReadSource], resampl
         resample_together(list(dict.fromkeys(counted)), lines, resamples, seed)  # each prediction once
 
 
+SCORED_ON = {"annotator": "answered items", "model": "all gold items"}  # else: the complete items
+
+
 def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples: int, seed: int) -> dict:
     """One source's row of the report: what `score --json --ci` prints for its export (the
-    scorer's ``score_records`` on the file as ``score_files`` reads it), and the per-subtask
-    breakdown on the same scored gold lines."""
+    scorer's ``score_records`` on the file as ``score_files`` reads it: an annotator with
+    ``--only-answered``, a pooled source with ``--items`` of its complete items), and the
+    per-subtask breakdown on the same scored gold lines."""
     exported, pred = read.exported, read.pred
     row = {"source": exported.source, "kind": exported.kind, "name": exported.name,
-           "scored_on": "answered items" if exported.only_answered else "all gold items", "available": True}
+           "scored_on": SCORED_ON.get(exported.kind, "complete items"), "available": True}
     if read.errors:  # an export is checked before it is scored: only a stored model file could get here
         return row | {"available": False, "reason": "; ".join(str(error) for error in read.errors)}
     metrics = score_records(subtask, gold, pred, read.n_faults, exported.only_answered, resamples, seed,
-                            read.counted)
+                            read.counted, items=read.items)
     answered = [record for record in gold if record["id"] in pred]
     return row | {
         "score": metrics["score"],
@@ -180,28 +227,65 @@ def score_source(subtask: Subtask, gold: list[dict], read: ReadSource, resamples
         "n_missing": metrics["n_missing"],
         "n_answered": len(pred),
         "left_out": dict(exported.left_out),
-        "coverage": len(answered) / len(gold),
+        "coverage": metrics.get("coverage", len(answered) / len(gold)),
         "answer_faults": read.n_faults,
         "metrics": metrics,
         "secondary": {name: value for name, value in metrics.items()
                       if isinstance(value, float) and name not in SCORE_KEYS and "_ci_" not in name},
-        "breakdown": breakdown(subtask.key, answered if exported.only_answered else gold, pred,
-                               read.counted.rows_by_id),
+        "breakdown": breakdown(subtask.key, [record for record in gold if record["id"] in pred]
+                               if exported.only_answered else read.lines, pred, read.counted.rows_by_id),
     }
 
 
 def compare_source(subtask: Subtask, gold: list[dict], human: ReadSource, model: ReadSource,
-                   resamples: int, seed: int) -> dict:
-    """`compare --pred HUMAN --pred MODEL --ci` (the scorer's ``compare_records``): diff =
-    human - model, paired; on the human's answered items when the human covers a subset."""
+                   resamples: int, seed: int, test_rounds: int) -> dict:
+    """`compare --pred HUMAN --pred MODEL --ci` (the scorer's ``compare_records``) on exactly the
+    human's items: diff = human - model, paired; an annotator's answered items (no test), a
+    pooled source's complete items (``--items``, with ``--test-rounds``)."""
     only_answered = human.exported.only_answered
+    rounds = test_rounds if human.pooled else 0
     metrics = compare_records(subtask, gold, human.pred, model.pred, only_answered, resamples, seed,
-                              (human.counted, model.counted))
-    return {
-        "human": human.exported.source, "model": model.exported.source, "only_answered": only_answered,
+                              (human.counted, model.counted), items=human.items, test_rounds=rounds)
+    intervals = [score_intervals(subtask, read.counted.resampled_scores(human.lines, resamples, seed)) if resamples
+                 else {} for read in (human, model)]
+    comparison = {
+        "human": human.exported.source, "model": model.exported.source, "human_kind": human.exported.kind,
+        "model_name": model.exported.name, "only_answered": only_answered,
         "score_human": metrics["score_a"], "score_model": metrics["score_b"], "diff": metrics["diff"],
+        "human_ci": [intervals[0].get("ci_low"), intervals[0].get("ci_high")],
+        "model_ci": [intervals[1].get("ci_low"), intervals[1].get("ci_high")],
         "diff_ci": [metrics.get("diff_ci_low"), metrics.get("diff_ci_high")], "n_scored": metrics["n_gold"],
+        "coverage": metrics.get("coverage", 1.0),
     }
+    if rounds:
+        comparison |= {key: metrics[key] for key in ("test_rounds", "p_value", "mcnemar_p", "n_a_only", "n_b_only",
+                                                     "mcnemar_figure")}
+        comparison["reasons"] = metrics.get("reasons", {})
+    return comparison
+
+
+def mean_annotator(subtask: Subtask, gold: list[dict], annotators: list[ReadSource], models: list[ReadSource],
+                   resamples: int, seed: int) -> dict | None:
+    """What `annotators --json --ci` prints for the annotators' exports: the mean annotator with
+    its two-way interval, the spread, and (``--model``) the mean paired difference to each model
+    with its interval; None without an annotator."""
+    if not annotators:
+        return None
+    files = [(read.exported.name, read.pred) for read in annotators]
+    group = group_figures(subtask, gold, files, None, resamples, seed)
+    group["models"] = {}
+    for model in models:
+        with_model = group_figures(subtask, gold, files, model.pred, resamples, seed)
+        group["models"][model.exported.name] = {key: with_model.get(key)
+                                                for key in ("diff", "diff_ci_low", "diff_ci_high")}
+    return group
+
+
+def best_annotator(annotators: list[dict]) -> dict | None:
+    """The annotator with the highest score, marked as chosen after the fact (no interval)."""
+    best = max(annotators, key=lambda row: row["score"], default=None)
+    return None if best is None else {"source": best["source"], "name": best["name"], "score": best["score"],
+                                      "n_scored": best["n_scored"], "note": BEST_CHOSEN_AFTER}
 
 
 def _time_figures(active_ms: list[int]) -> dict:
@@ -252,14 +336,79 @@ def collector_paused() -> Iterator[None]:
         gc.collect()
 
 
+def percent(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def bounds_text(bounds: list) -> str:
+    return "n/a" if bounds[0] is None else f"[{percent(bounds[0])}, {percent(bounds[1])}]"
+
+
+def p_text(p_value: float | None) -> str:
+    if p_value is None:
+        return "no test"
+    return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
+
+
+HUMAN_LABELS = {"majority": "the majority", "adjudicated": "the adjudicated answers",
+                "majority_filled": "the majority filled with adjudications"}
+
+
+def quote(comparison: dict, n_annotators: int, holm_p: float | None = None, family: int = 0) -> dict:
+    """The figures of a sentence a paper can quote about a pooled source beside a model (as text,
+    in percent and points), and the sentence in English (the page says it in its reader's language)."""
+    parts = {
+        "n": comparison["n_scored"], "human": HUMAN_LABELS[comparison["human_kind"]], "n_annotators": n_annotators,
+        "human_score": percent(comparison["score_human"]), "human_ci": bounds_text(comparison["human_ci"]),
+        "model": comparison["model_name"], "model_score": percent(comparison["score_model"]),
+        "model_ci": bounds_text(comparison["model_ci"]), "diff": percent(comparison["diff"]),
+        "diff_ci": bounds_text(comparison["diff_ci"]), "p": p_text(comparison.get("p_value")),
+        "rounds": f"{comparison.get('test_rounds', 0):,}", "holm_p": p_text(holm_p), "family": family,
+    }
+    sentence = (f"On {parts['n']} items, {parts['human']} of {n_annotators} annotators scored {parts['human_score']}% "
+                f"{parts['human_ci']}; model {parts['model']} {parts['model_score']}% {parts['model_ci']} on the same items; "
+                f"difference {parts['diff']} points {parts['diff_ci']}, {parts['p']} (paired randomization, "
+                f"{parts['rounds']} rounds")
+    sentence += f"; Holm-adjusted over {family} subtasks: {parts['holm_p']})" if holm_p is not None else ")"
+    return parts | {"sentence": sentence}
+
+
+def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSource], models: list[ReadSource],
+                         resamples: int, seed: int, test_rounds: int) -> list[str]:
+    """The `python -m scoring` command lines that print the report's figures from its downloads
+    (the gold, each source's export and the complete items file): the sources' scores, the
+    comparisons and the mean annotator's (alone, then with each model), each in the report's order."""
+    interval = f" --ci {resamples} --seed {seed}" if resamples else ""
+
+    def units_option(read: ReadSource) -> str:
+        if read.pooled:
+            return f" --items {items_filename(read.exported.file.dataset)}"
+        return " --only-answered" if read.exported.only_answered else ""
+
+    base = f"python -m scoring {{}} {subtask.key} --gold {gold_name}"
+    commands = [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
+                for read in [*humans, *models]]
+    for model in models:  # in the order of the report's comparisons
+        commands += [base.format("compare") + f" --pred {human.exported.filename} --pred {model.exported.filename}"
+                     f"{units_option(human)} --json{interval}"
+                     + (f" --test-rounds {test_rounds}" if human.pooled and test_rounds else "") for human in humans]
+    annotators = " ".join(read.exported.filename for read in humans if read.exported.kind == "annotator")
+    if annotators:
+        commands += [base.format("annotators") + f" --pred {annotators} --json{interval}"]
+        commands += [base.format("annotators") + f" --pred {annotators} --model {model.exported.filename} --json{interval}"
+                     for model in models]
+    return commands
+
+
 @collector_paused()
 @one_snapshot()
 def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
-                   exclude_below_control: bool = False) -> dict:
+                   exclude_below_control: bool = False, test_rounds: int = TEST_ROUNDS) -> dict:
     """Everything the report of ``dataset`` says, as plain JSON values. With
     ``exclude_below_control``, the annotators whose control-item accuracy is below the
-    dataset's threshold do not count in the majority and adjudicated sources (``excluded``
-    says who, and the export command's ``--exclude-below-control`` gives the same files)."""
+    dataset's threshold do not count in the pooled sources (``excluded`` says who, and the
+    export command's ``--exclude-below-control`` gives the same files). ``test_rounds``: of the
+    paired randomization test of each pooled source and each model (fewer in tests)."""
     subtask = get_subtask(dataset.subtask)
     gold_data, gold_name = gold_file(dataset)
     gold, gold_errors = read_gold(subtask, gold_data, gold_name)
@@ -280,11 +429,16 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     scored = [entry for entry in entries if isinstance(entry, ReadSource) and not entry.errors]
     humans = [read for read in scored if read.exported.kind != "model"]
     models = [read for read in scored if read.exported.kind == "model"]
+    annotators = [read for read in humans if read.exported.kind == "annotator"]
     if resamples:
         resample_sources(humans, models, resamples, seed)
     rows = [score_source(subtask, gold, entry, resamples, seed) if isinstance(entry, ReadSource) else entry
             for entry in entries]
-    comparisons = [compare_source(subtask, gold, human, model, resamples, seed) for model in models for human in humans]
+    comparisons = [compare_source(subtask, gold, human, model, resamples, seed, test_rounds)
+                   for model in models for human in humans]
+    for comparison in comparisons:
+        if comparison["human_kind"] in POOLED_SOURCES:
+            comparison["quote"] = quote(comparison, len(annotators))
     return {
         "dataset": dataset.name,
         "dataset_id": dataset.pk,
@@ -299,9 +453,17 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "n_withdrawn": len(reads.withdrawn),
         "resamples": resamples,
         "seed": seed,
+        "test_rounds": test_rounds,
         "confidence": 0.95,
         "sources": rows,
+        # The complete items of the pooled sources (with gold), in input order: their --items file.
+        "complete_items": next((read.items for read in humans if read.pooled), None),
         "comparisons": comparisons,
+        # What `python -m scoring annotators --json --ci` prints (with --model for each model).
+        "mean_annotator": mean_annotator(subtask, gold, annotators, models, resamples, seed),
+        "best_annotator": best_annotator([row for row in rows if row.get("available") and row["kind"] == "annotator"]),
+        "notes": {"mcnemar": MCNEMAR_NOTE, "best annotator": BEST_CHOSEN_AFTER},
+        "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds),
         "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
         "agreement": agreement_figures(dataset.subtask, reads.answers.table),
@@ -314,71 +476,111 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     }
 
 
-def _cell(row: dict | None) -> dict | None:
-    if row is None or not row.get("available"):
+def _human_cell(report: dict, kind: str) -> dict | None:
+    row = next((row for row in report["sources"] if row["kind"] == kind and row.get("available")), None)
+    if row is None or not row["n_scored"]:  # no complete item: no human figure to set beside a model
         return None
     low, high = row["intervals"]["score"]
-    return {"score": row["score"], "ci_low": low, "ci_high": high, "source": row["source"]}
+    return {"score": row["score"], "ci_low": low, "ci_high": high, "source": row["source"],
+            "n_items": row["n_scored"], "n_missing": row["n_missing"], "coverage": row["coverage"]}
 
 
-def campaign_cells(report: dict) -> dict[str, dict | None]:
-    """One dataset's cells of the campaign table: column -> {score, ci_low, ci_high} or None."""
-    by_kind: dict[str, list[dict]] = defaultdict(list)
-    for row in report["sources"]:
-        if row.get("available"):
-            by_kind[row["kind"]].append(row)
-    annotators = by_kind["annotator"]
-    best = max(annotators, key=lambda row: row["score"], default=None)
-    cells: dict[str, dict | None] = {
-        "best annotator": _cell(best),
-        "mean annotator": {
-            "score": statistics.fmean(row["score"] for row in annotators), "ci_low": None, "ci_high": None,
-            "n_annotators": len(annotators), "reason": MEAN_NO_INTERVAL,
-        } if annotators else None,
-        "majority": _cell(next(iter(by_kind["majority"]), None)),
-        "adjudicated": _cell(next(iter(by_kind["adjudicated"]), None)),
-    }
-    for row in by_kind["model"]:
-        cells[f"model:{row['name']}"] = _cell(row)
-    return cells
+def _mean_cell(report: dict) -> dict | None:
+    group = report["mean_annotator"]
+    if group is None or group["mean"] is None:
+        return None
+    return {"score": group["mean"], "ci_low": group.get("ci_low"), "ci_high": group.get("ci_high"),
+            "min": group["min"], "max": group["max"], "n_annotators": group["n_annotators"]}
+
+
+def _model_cell(report: dict, human_kind: str, model: str) -> dict | None:
+    """A model on the human source's items: its score and interval, the difference (human −
+    model) with its interval and the tests; the mean annotator's paired difference to it."""
+    comparison = next((comparison for comparison in report["comparisons"]
+                       if comparison["human_kind"] == human_kind and comparison["model_name"] == model), None)
+    if comparison is None:
+        return None
+    group = (report["mean_annotator"] or {}).get("models", {}).get(model, {})
+    return {"score": comparison["score_model"], "ci_low": comparison["model_ci"][0], "ci_high": comparison["model_ci"][1],
+            "n_items": comparison["n_scored"], "diff": comparison["diff"], "diff_ci_low": comparison["diff_ci"][0],
+            "diff_ci_high": comparison["diff_ci"][1], "p_value": comparison.get("p_value"),
+            "mcnemar_p": comparison.get("mcnemar_p"), "n_a_only": comparison.get("n_a_only"),
+            "n_b_only": comparison.get("n_b_only"), "p_holm": None,
+            "mean_annotator_diff": group.get("diff"), "mean_annotator_diff_ci_low": group.get("diff_ci_low"),
+            "mean_annotator_diff_ci_high": group.get("diff_ci_high")}
+
+
+def adjust_by_model(rows: list[dict], models: list[str]) -> None:
+    """Holm's adjusted p over each model's family: its subtasks with a p-value (``p_holm``)."""
+    for model in models:
+        cells = [row["cells"][model] for row in rows if (row["cells"].get(model) or {}).get("p_value") is not None]
+        for cell, adjusted in zip(cells, holm([cell["p_value"] for cell in cells])):
+            cell["p_holm"] = adjusted
+            cell["family"] = len(cells)
 
 
 @one_snapshot()
 def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int = DEFAULT_SEED,
-                    exclude_below_control: bool = False) -> dict:
-    """The campaign table: the six subtasks as rows, the human sources and every model as
-    columns; a dataset with synthetic gold puts no number in it (its cells are None, with a footnote)."""
+                    exclude_below_control: bool = False, test_rounds: int = TEST_ROUNDS) -> dict:
+    """The campaign table: the six subtasks as rows; as columns the campaign's human source (the
+    pooled source its organizer chose, on its complete items), the mean annotator, and every
+    model on the human source's items with the difference, its tests and Holm's adjustment over
+    the model's subtasks. A dataset with synthetic gold puts no number in it (its cells are None,
+    with a footnote)."""
     datasets = {dataset.subtask: dataset for dataset in campaign.datasets.all()}
-    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed, exclude_below_control=exclude_below_control)
+    reports = {key: dataset_report(dataset, resamples=resamples, seed=seed, exclude_below_control=exclude_below_control,
+                                   test_rounds=test_rounds)
                for key, dataset in datasets.items()}
     models = sorted({f"model:{row['name']}" for report in reports.values() for row in report["sources"]
                      if row["kind"] == "model"})
-    columns = [*HUMAN_COLUMNS, *models]
+    columns = [*CAMPAIGN_HUMAN_COLUMNS, *models]
+    human_kind = campaign.human_source
     rows, footnotes = [], []
     for key in SUBTASK_KEYS:
         report = reports.get(key)
         row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
                "dataset_id": report["dataset_id"] if report else None,
                "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None}
-        cells = campaign_cells(report) if report else {}
+        cells: dict[str, dict | None] = {}
         if report and report["gold_synthetic"]:
-            cells = {}
             footnotes.append({"subtask": key, "dataset": report["dataset"], "text": SYNTHETIC_FOOTNOTE})
             row["footnote"] = len(footnotes)
+        elif report:
+            cells = {"human source": _human_cell(report, human_kind), "mean annotator": _mean_cell(report),
+                     **{model: _model_cell(report, human_kind, model.partition(":")[2]) for model in models}}
         row["cells"] = {column: cells.get(column) for column in columns}
         rows.append(row)
+    adjust_by_model(rows, models)
+    n_annotators = {report["subtask"]: len([row for row in report["sources"] if row["kind"] == "annotator"
+                                            and row.get("available")]) for report in reports.values()}
+    for row in rows:
+        for model in models:
+            comparison = next((comparison for comparison in (reports[row["subtask"]]["comparisons"]
+                                                             if row["subtask"] in reports else [])
+                               if comparison["human_kind"] == human_kind and comparison["model"] == model), None)
+            cell = row["cells"][model]
+            if cell is not None and comparison is not None and not row["gold_synthetic"]:
+                cell["quote"] = quote(comparison, n_annotators[row["subtask"]], cell["p_holm"], cell.get("family", 0))
     return {
         "campaign": campaign.name,
         "campaign_id": campaign.pk,
         "computed_at": timezone.now().isoformat(),
         "resamples": resamples,
         "seed": seed,
+        "test_rounds": test_rounds,
         "confidence": 0.95,
+        "human_source": human_kind,
         "gold_synthetic": any(report["gold_synthetic"] for report in reports.values()),
         "columns": columns,
         "rows": rows,
         "footnotes": footnotes,
-        "notes": {"mean annotator": MEAN_NO_INTERVAL, **({"excluded": EXCLUSION_NOTE} if exclude_below_control else {})},
+        "notes": {"human source": f"{HUMAN_LABELS[human_kind]}, scored on the complete items (every answer in, at "
+                                  "least two; an item without its answer counts as missing); each model on the same items",
+                  "mean annotator": "the mean of the annotators' scores, each on the items they answered, with a two-way "
+                                    "(annotators and items) bootstrap interval",
+                  "models": "the model's score on the human source's items; difference = human − model; p: paired "
+                            f"randomization ({test_rounds} rounds), Holm-adjusted over the model's subtasks",
+                  **({"excluded": EXCLUSION_NOTE} if exclude_below_control else {})},
         "exclude_below_control": exclude_below_control,
         "datasets": list(reports.values()),
     }

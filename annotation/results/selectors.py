@@ -73,8 +73,9 @@ def dataset_version(dataset: Dataset) -> dict:
 
 
 def campaign_version(campaign: Campaign) -> dict:
-    """The data versions of the campaign's datasets, by dataset id."""
-    return {"datasets": {str(dataset.pk): dataset_version(dataset) for dataset in campaign.datasets.order_by("pk")}}
+    """The data versions of the campaign's datasets, by dataset id, and the human source it shows."""
+    return {"datasets": {str(dataset.pk): dataset_version(dataset) for dataset in campaign.datasets.order_by("pk")},
+            "human_source": campaign.human_source}
 
 
 def version_key(version: dict) -> str:

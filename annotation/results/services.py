@@ -44,8 +44,10 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
         ) from None
 
 
-def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractBaseUser | None = None) -> Campaign:
-    """A campaign of ``datasets``, at most one per subtask, or raise Refused."""
+def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractBaseUser | None = None,
+                    human_source: str = Campaign.HumanSource.MAJORITY_FILLED) -> Campaign:
+    """A campaign of ``datasets``, at most one per subtask, showing the pooled ``human_source``
+    beside the models, or raise Refused."""
     name = name.strip()
     problems = []
     if not name:
@@ -58,11 +60,14 @@ def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractB
                 % {"first": seen[dataset.subtask], "second": dataset.name, "subtask": dataset.subtask}
             )
         seen.setdefault(dataset.subtask, dataset.name)
+    if human_source not in Campaign.HumanSource.values:
+        problems.append(_("%(source)s is not a human source; expected one of %(sources)s.")
+                        % {"source": human_source, "sources": ", ".join(Campaign.HumanSource.values)})
     if Campaign.objects.filter(name=name).exists():
         problems.append(_("A campaign named %(name)s exists already.") % {"name": name})
     if problems:
         raise Refused.because(*problems)
     with transaction.atomic():
-        campaign = Campaign.objects.create(name=name, created_by=created_by)
+        campaign = Campaign.objects.create(name=name, created_by=created_by, human_source=human_source)
         campaign.datasets.set(datasets)
     return campaign

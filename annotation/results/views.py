@@ -27,7 +27,7 @@ from annotation.models import Campaign, Dataset, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
-from annotation.results.downloads import export_download
+from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, FORMATS
@@ -44,6 +44,8 @@ class ReportOptions(forms.Form):
     exclude_below_control = forms.BooleanField(required=False)
     format = forms.ChoiceField(required=False, choices=[(fmt, fmt) for fmt in FORMATS])
     plot = forms.CharField(required=False, max_length=300)
+    # The complete items the pooled sources are scored on, one id a line (`scoring --items`).
+    items = forms.BooleanField(required=False)
 
 
 def _options(request: HttpRequest) -> dict:
@@ -53,7 +55,8 @@ def _options(request: HttpRequest) -> dict:
     data = form.cleaned_data
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
-    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"]}
+    return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"],
+            "items": data["items"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -104,6 +107,11 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             return _pending()
         return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
                          CONTENT_TYPES[options["format"]], f"{stem}.{options['format']}")
+    if options["items"]:
+        served = serve_report(dataset=dataset, **report_options, fields=("report",))
+        if served.stored is None:
+            return _pending()
+        return complete_items_download(dataset, served.stored)
     if options["plot"]:
         served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:
@@ -183,7 +191,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             campaign = create_campaign(name=form.cleaned_data["name"], datasets=list(form.cleaned_data["datasets"]),
-                                       created_by=request.user)
+                                       created_by=request.user, human_source=form.cleaned_data["human_source"])
         except Refused as refused:
             for message in refused.messages:
                 form.add_error(None, message)

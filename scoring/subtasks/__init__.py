@@ -24,7 +24,9 @@ A subtask module exposes:
   or more valid normalised answers, or why there is none ("no majority", "invalid tree");
 - ``answer_value(answer) -> hashable``: a valid normalised answer as one comparable value.
 - optionally ``INTERVAL_FIGURES``: figures besides ``score`` that ``score --ci`` gives an
-  interval for (scoring.intervals).
+  interval for (scoring.intervals);
+- optionally ``GRADED_ITEMS = True`` when one answer can be partly right (``ITEM_FIGURE``
+  between 0 and 1), so that no test of right and wrong items applies (scoring.significance).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class Subtask:
     answer_value: Callable[[dict], Hashable]  # a valid normalised answer as one comparable value
     item_figure: str  # the figure of combine over one line that is an answer's correctness
     interval_figures: tuple[str, ...] = ()  # figures besides "score" with an interval under --ci
+    graded_items: bool = False  # an answer can be partly right: no McNemar test
 
     def correctness(self, gold: dict, prediction: dict | None) -> float:
         """How right one answer is against its gold line, by the metric's own counts of that one
@@ -106,6 +109,7 @@ def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] |
         answer_value=module.answer_value,
         item_figure=module.ITEM_FIGURE,
         interval_figures=getattr(module, "INTERVAL_FIGURES", ()),
+        graded_items=getattr(module, "GRADED_ITEMS", False),
     )
 
 

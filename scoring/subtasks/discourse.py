@@ -180,6 +180,7 @@ def normalise(answer: dict) -> dict:
 # first entry counts.
 # A passage is as right as its LAS (see ITEM_FIGURE in the registry).
 ITEM_FIGURE = "las"
+GRADED_ITEMS = True  # a passage can be partly right
 COUNT_NAMES = ("labelled", "unlabelled", "attachments", "root_right", "valid", "missing")
 
 

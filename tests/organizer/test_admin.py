@@ -231,14 +231,15 @@ def test_a_campaign_made_in_the_admin_has_one_dataset_per_subtask(client, campai
     other_wsd = import_sample("wsd", name="other-wsd")
     commas = import_sample("commas")
     add = reverse("admin:annotation_campaign_add")
-    response = client.post(add, {"name": "two-wsd", "datasets": [campaign.pk, other_wsd.pk]})
+    response = client.post(add, {"name": "two-wsd", "datasets": [campaign.pk, other_wsd.pk], "human_source": "majority_filled"})
     assert response.status_code == 200
     assert "a campaign has one dataset per subtask" in response.content.decode()
     assert not Campaign.objects.filter(name="two-wsd").exists()
-    response = client.post(add, {"name": "test-A", "datasets": [campaign.pk, commas.pk]})
+    response = client.post(add, {"name": "test-A", "datasets": [campaign.pk, commas.pk], "human_source": "adjudicated"})
     assert response.status_code == 302
     made = Campaign.objects.get(name="test-A")
     assert set(made.datasets.all()) == {campaign, commas} and made.created_by == organizer
+    assert made.human_source == "adjudicated"
     change = reverse("admin:annotation_campaign_change", args=[made.pk])
-    client.post(change, {"name": "test-A", "datasets": [other_wsd.pk, campaign.pk]})
+    client.post(change, {"name": "test-A", "datasets": [other_wsd.pk, campaign.pk], "human_source": "majority"})
     assert set(Campaign.objects.get(pk=made.pk).datasets.all()) == {campaign, commas}

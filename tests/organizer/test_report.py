@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
     "n_items", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
-    "excluded",
+    "excluded", "test_rounds", "complete_items", "mean_annotator", "best_annotator", "notes", "commands",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
@@ -43,7 +43,7 @@ SOURCE_KEYS = {
 }
 CAMPAIGN_KEYS = {
     "campaign", "campaign_id", "computed_at", "resamples", "seed", "confidence", "gold_synthetic", "columns",
-    "rows", "footnotes", "notes", "datasets", "exclude_below_control",
+    "rows", "footnotes", "notes", "datasets", "exclude_below_control", "test_rounds", "human_source",
 }
 
 
@@ -85,12 +85,12 @@ def model_file(labels: str) -> SourceFile:
 
 def test_report_keys_and_figures_on_a_hand_made_dataset(wsd_dataset):
     upload_model_submission(dataset=wsd_dataset, name="m", submission=model_file("ABCC"))
-    report = dataset_report(wsd_dataset, resamples=200, seed=3)
+    report = dataset_report(wsd_dataset, resamples=200, seed=3, test_rounds=100)
     assert set(report) == REPORT_KEYS
     assert (report["gold_synthetic"], report["banner"], report["frozen"]) == (False, None, False)
     assert (report["n_gold"], report["resamples"], report["seed"]) == (4, 200, 3)
     rows = {row["source"]: row for row in report["sources"]}
-    assert list(rows) == ["annotator:ann1", "annotator:ann2", "majority", "adjudicated", "model:m"]
+    assert list(rows) == ["annotator:ann1", "annotator:ann2", "majority", "adjudicated", "majority_filled", "model:m"]
     ann1 = rows["annotator:ann1"]
     assert set(ann1) == SOURCE_KEYS
     # Scored on its 3 answered items: A and B right (F1 1), C missed (0), D wrong (0): macro-F1 0.5.
@@ -109,15 +109,26 @@ def test_report_keys_and_figures_on_a_hand_made_dataset(wsd_dataset):
     # A 1, B 1, C: precision 1/2 recall 1 -> 2/3, D 0: (1 + 1 + 2/3) / 4.
     assert model["score"] == pytest.approx((2 + 2 / 3) / 4)
     assert (model["scored_on"], model["coverage"]) == ("all gold items", 1.0)
-    majority = rows["majority"]  # w1 A, w2 B; w3 split (D, C) and w4 answered once: left out, scored wrong
-    assert (majority["score"], majority["n_scored"], majority["n_missing"], majority["coverage"]) == (0.5, 4, 2, 0.5)
+    # The complete items: w1-w3 (both assigned annotators submitted); w4 waits for ann1.
+    assert report["complete_items"] == ["w1", "w2", "w3"]
+    majority = rows["majority"]  # w1 A, w2 B (right); w3 split (D, C): no majority, missing
+    assert (majority["score"], majority["n_scored"], majority["n_missing"], majority["coverage"]) == (0.5, 3, 1, 0.75)
+    assert majority["scored_on"] == "complete items"
     assert majority["left_out"] == {"no majority": 1, "one answer": 1}
-    # w1 and w2 agreed (A, B: right); w3 a disagreement nobody settled, w4 not submitted by ann1:
-    # left out, scored wrong on all gold.
-    adjudicated = rows["adjudicated"]
-    assert adjudicated["available"] and adjudicated["score"] == 0.5
-    assert (adjudicated["n_scored"], adjudicated["n_missing"], adjudicated["coverage"]) == (4, 2, 0.5)
-    assert adjudicated["left_out"] == {"open": 1, "not ready": 1}
+    # w1 and w2 agreed (A, B: right); w3 a disagreement nobody settled: missing.
+    for kind in ("adjudicated", "majority_filled"):
+        assert rows[kind]["available"] and rows[kind]["score"] == 0.5
+        assert (rows[kind]["n_scored"], rows[kind]["n_missing"], rows[kind]["coverage"]) == (3, 1, 0.75)
+    assert rows["adjudicated"]["left_out"] == {"open": 1, "not ready": 1}
+    pooled = next(c for c in report["comparisons"] if c["human"] == "majority")
+    assert (pooled["n_scored"], pooled["test_rounds"], pooled["mcnemar_figure"]) == (3, 100, "accuracy")
+    # On w1-w3 the model answers A, B, C: right where the majority is, and on w3 where it has none.
+    assert (pooled["n_a_only"], pooled["n_b_only"], pooled["mcnemar_p"]) == (0, 1, 1.0)
+    assert "On 3 items, the majority of 2 annotators scored 50.0%" in pooled["quote"]["sentence"]
+    assert report["best_annotator"]["name"] == "ann2" and "after" in report["best_annotator"]["note"]
+    group = report["mean_annotator"]
+    assert (group["n_annotators"], group["mean"], group["min"], group["max"]) == (2, 0.75, 0.5, 1.0)
+    assert group["ci_low"] <= group["mean"] <= group["ci_high"] and "m" in group["models"]
     comparison = next(c for c in report["comparisons"] if c["human"] == "annotator:ann1")
     assert comparison["only_answered"] and comparison["n_scored"] == 3
     assert comparison["diff"] == pytest.approx(comparison["score_human"] - comparison["score_model"])
@@ -174,6 +185,14 @@ def test_a_model_beside_a_human_equals_scoring_compare(wsd_dataset, tmp_path):
     assert comparison["diff_ci"] == [expected["diff_ci_low"], expected["diff_ci_high"]]
 
 
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def organizer_client() -> Client:
     client = Client()
     client.force_login(make_user("organizer"))
@@ -203,8 +222,10 @@ def test_synthetic_gold_carries_the_banner_everywhere_and_no_campaign_number(wsd
     rows = {row["subtask"]: row for row in table["rows"]}
     assert [row["subtask"] for row in table["rows"]] == ["morphosyntax", "numerals", "wsd", "coreference", "discourse", "commas"]
     assert set(rows["wsd"]["cells"].values()) == {None} and rows["wsd"]["footnote"] == 1
-    assert rows["commas"]["cells"]["best annotator"]["score"] == 1.0
-    assert rows["commas"]["cells"]["mean annotator"]["ci_low"] is None
+    assert "best annotator" not in rows["commas"]["cells"]  # chosen after the fact: the dataset report only
+    # One annotator: no item has two answers, so no pooled source; the mean annotator is that one.
+    assert rows["commas"]["cells"]["human source"] is None
+    assert rows["commas"]["cells"]["mean annotator"]["score"] == 1.0
     campaign_page = client.get(reverse("organizer_campaign", args=[campaign.pk])).content.decode()
     assert "synthetic gold — not a human baseline" in campaign_page and "—&nbsp;[1]" not in campaign_page
     markdown = client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=md").content.decode()
@@ -267,7 +288,8 @@ def test_a_model_uploaded_through_the_page_appears_in_report_plot_and_campaign(w
     assert "model:gpt" in page and "model:gpt: 0.6667" in page  # the table and the plot's text alternative
     campaign = create_campaign(name="test-B", datasets=[wsd_dataset])
     table = client.get(reverse("organizer_campaign", args=[campaign.pk])).content.decode()
-    assert "model:gpt" in table and "0.6667 [" in table
+    # On the human source's complete items (w1-w3, answered A, B, C): macro-F1 (1 + 1 + 1 + 0) / 4.
+    assert "model:gpt" in table and "0.7500 [" in table
 
 
 def test_a_bad_model_submission_is_refused_with_its_lines_and_nothing_stored(wsd_dataset):
@@ -388,7 +410,7 @@ def test_csv_downloads_write_names_a_spreadsheet_would_run_as_text(wsd_dataset):
         client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?format=csv").content.decode(),
     ]
     cells = [cell for text in downloads for row in csv.reader(io.StringIO(text)) for cell in row]
-    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@") and not is_number(cell)]
     assert "'" + wsd_dataset.name in cells
     # Numbers stay numbers.
     assert any(cell.replace(".", "", 1).isdigit() for cell in cells)
