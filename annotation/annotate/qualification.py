@@ -106,14 +106,15 @@ QUALIFIES = AnyOf((NotNull(Column(ROUND, "released_at")), PASSED))
 def qualified_sql(annotator: str, dataset: str) -> str:
     """SQL for whether the annotator may work on the dataset's items (the arguments are SQL
     expressions): the latest round decides (``QUALIFIES``); without one, whether the dataset has
-    no training pool."""
+    no training pool (an archived one serves no more)."""
     return f"""COALESCE(
             (SELECT {QUALIFIES.sql({ROUND: "r", DATASET: "own"})}
              FROM {table(TrainingRound)} r JOIN {table(Dataset)} own ON own.id = r.dataset_id
              WHERE r.dataset_id = {dataset} AND r.annotator_id = {annotator}
              ORDER BY r.attempt DESC LIMIT 1),
             NOT EXISTS (SELECT 1 FROM {table(Dataset)} pool
-                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}')
+                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}'
+                          AND pool.archived_at IS NULL)
         )"""
 
 

@@ -96,10 +96,10 @@ def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
 
 
 def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
-    """Every dataset the annotator has assignments in, with their progress and whether they
+    """Every dataset the annotator has assignments in (archived ones aside), with their progress and whether they
     passed its training round, by name."""
     datasets = (
-        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))))
+        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))), archived_at__isnull=True)
         .annotate(
             assigned=_count(_to_answer(annotator, OuterRef("pk"))),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
