@@ -128,7 +128,7 @@ def record(*, dataset: Dataset, kind: str, name: str, action: str, by: AbstractB
 
 def _locked(dataset: Dataset) -> Dataset:
     try:
-        return Dataset.objects.select_for_update().select_related("pool_of").get(pk=dataset.pk)
+        return Dataset.objects.select_for_update(of=("self",)).select_related("pool_of").get(pk=dataset.pk)
     except Dataset.DoesNotExist:
         raise Refused.because(_("“%(name)s” was deleted meanwhile.") % {"name": dataset.name}) from None
 

@@ -41,7 +41,7 @@ def test_a_control_pool_and_a_second_one_refused(dataset, files, capsys):
     assert Dataset.objects.get(name="kontrola").pool_kind == Dataset.PoolKind.CONTROL
     with pytest.raises(CommandError, match="nothing imported"):
         call_command("import_items", "wsd", inputs, "--gold", gold, "--control-for", dataset.name, "--dataset", "k2")
-    assert "has a control pool already" in capsys.readouterr().err
+    assert "has its pool already (control pool)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("change", "expected"), [
