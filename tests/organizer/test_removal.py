@@ -6,6 +6,7 @@ dataset's page; the commands refuse and allow the same."""
 import json
 
 import pytest
+from django.contrib import admin
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
@@ -203,3 +204,10 @@ def test_the_schema_keeps_the_records_and_the_archive_honest(dataset):
         RemovalRecord.objects.create(dataset=dataset, dataset_name="test-A", kind="model", name="m", action="archived")
     with pytest.raises(IntegrityError), transaction.atomic():
         Dataset.objects.filter(pk=dataset.pk).update(archived_by=make_user("organizer"))
+
+
+def test_organizers_remove_on_the_removal_page_not_in_the_admin(organizer, rf):
+    """The admin's delete would bypass the check of what depends on it and the record."""
+    request = rf.get("/admin/")
+    request.user = organizer
+    assert not admin.site.get_model_admin(Dataset).has_delete_permission(request)
