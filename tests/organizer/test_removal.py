@@ -14,7 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.adjudicate.selectors import adjudicator_datasets
-from annotation.annotate.queue import datasets_with_work
+from annotation.annotate.queue import datasets_with_work, item_page
+from annotation.annotate.services import save_answer
+from annotation.core.errors import DatasetFrozen
 from annotation.core.files import SourceFile
 from annotation.datasets import removing
 from annotation.datasets.assigning import assign
@@ -211,3 +213,15 @@ def test_organizers_remove_on_the_removal_page_not_in_the_admin(organizer, rf):
     request = rf.get("/admin/")
     request.user = organizer
     assert not admin.site.get_model_admin(Dataset).has_delete_permission(request)
+
+
+def test_an_archived_dataset_takes_no_answers_until_restored(dataset):
+    annotator = make_user("annotator")
+    assign(dataset, [annotator], 1)
+    removing.archive(dataset, by=None)
+    page = item_page(annotator, dataset.pk, 1)
+    with pytest.raises(DatasetFrozen):
+        save_answer(page=page, answer={"answer": "A"}, submit=True, based_on_version=0)
+    removing.restore(dataset, by=None)
+    save_answer(page=item_page(annotator, dataset.pk, 1), answer={"answer": "A"}, submit=True, based_on_version=0)
+    assert Annotation.objects.get(annotator=annotator).status == Annotation.Status.SUBMITTED
