@@ -112,6 +112,9 @@ def test_a_started_pool_is_not_replaced_but_archived_and_another_imported(datase
     (tmp_path / "u.gold.jsonl").write_bytes(jsonl(gold_of(own_records(40, 2, "u"))))
     arguments = ["import_items", "wsd", str(tmp_path / "u.jsonl"), "--gold", str(tmp_path / "u.gold.jsonl"),
                  "--training-for", dataset.name]
+    with pytest.raises(CommandError) as not_a_pool:
+        call_command(*arguments[:5], "--dataset", "other", "--replace")
+    assert not_a_pool.value.returncode == 2
     with pytest.raises(CommandError):
         call_command(*arguments, "--replace")
     assert "has been started (answers: 1), so it is not replaced" in capsys.readouterr().err

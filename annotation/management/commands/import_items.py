@@ -48,6 +48,8 @@ class Command(DataCommand):
                 f"{dataset.items.filter(explanation__isnull=False).count()} with an explanation."
             )
             return
+        if options["replace"]:
+            raise CommandError("--replace replaces a pool: give --training-for or --control-for", returncode=2)
         if not options["dataset"]:
             raise CommandError("--dataset is required (unless --training-for or --control-for)", returncode=2)
         dataset = import_dataset(
