@@ -123,7 +123,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def model_submission_removal(request: HttpRequest, pk: int, model_pk: int) -> HttpResponse:
     """Delete a model's submission: GET is the confirmation, POST deletes it (recorded)."""
-    submission = get_object_or_404(ModelSubmission.objects.select_related("dataset"), pk=model_pk, dataset_id=pk)
+    submission = get_object_or_404(ModelSubmission, pk=model_pk, dataset_id=pk)
     if request.method == "POST":
         delete_model_submission(submission, by=request.user)
         messages.success(request, _("Model %(name)s deleted from the report.") % {"name": submission.name})
