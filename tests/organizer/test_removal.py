@@ -225,3 +225,22 @@ def test_an_archived_dataset_takes_no_answers_until_restored(dataset):
     removing.restore(dataset, by=None)
     save_answer(page=item_page(annotator, dataset.pk, 1), answer={"answer": "A"}, submit=True, based_on_version=0)
     assert Annotation.objects.get(annotator=annotator).status == Annotation.Status.SUBMITTED
+
+
+def test_an_archived_pool_is_listed_on_the_training_page_and_restored_from_there(organizer_client, dataset):
+    records = [{**record, "id": f"t-{n}"} for n, record in enumerate(wsd_records(23)[20:], 1)]
+    pool = import_pool(kind="training", dataset=dataset, subtask="wsd", name=None,
+                       inputs=SourceFile("t.jsonl", jsonl(records)),
+                       gold=SourceFile("t.gold.jsonl", jsonl({"id": r["id"], "answer": "B"} for r in records)))
+    url = reverse("organizer_removal", args=[pool.pk])
+    assert "Zarchiwizowana pula zostaje ze wszystkimi odpowiedziami" in pl(organizer_client, url).content.decode()
+    pl(organizer_client, url, {"action": "archive"})
+    training = pl(organizer_client, reverse("organizer_training", args=[dataset.pk])).content.decode()
+    assert "Zarchiwizowana pula test-A.training (trening," in training
+    assert "brak: anotatorzy od razu zaczynają elementy" in training  # no serving training pool
+    assert "Przywrócenie wraca go na listy i do użytku" in pl(organizer_client, url).content.decode()
+    assert pl(organizer_client, url, {"action": "restore"}).url == reverse("organizer_training", args=[dataset.pk])
+    pool.refresh_from_db()
+    assert pool.archived_at is None
+    assert [(r.kind, r.action) for r in RemovalRecord.objects.order_by("pk")] == [("training", "archived"),
+                                                                                   ("training", "restored")]
