@@ -147,13 +147,18 @@ def delete(dataset: Dataset, *, by: AbstractBaseUser | None) -> RemovalRecord:
     """Delete a dataset (with its items, gold, assignments, flags, pools, model submissions) or a
     pool, while nothing depends on it; recorded on the page of the dataset it served (a
     dataset's own record keeps its name)."""
-    with transaction.atomic():
-        dataset = _locked(dataset)
-        plan = removal(dataset)
-        if not plan.deletable:
-            raise Refused([_depends(plan)])
-        done = _record_of(plan, RemovalRecord.Action.DELETED, by, plan.counts)
-        dataset.delete()
+    try:
+        with transaction.atomic():
+            dataset = _locked(dataset)
+            plan = removal(dataset)
+            if not plan.deletable:
+                raise Refused([_depends(plan)])
+            done = _record_of(plan, RemovalRecord.Action.DELETED, by, plan.counts)
+            dataset.delete()
+    except IntegrityError:
+        # An answer saved between the count and the deletion holds on to its item.
+        raise Refused.because(_("“%(name)s” got answers while it was being deleted, so it was not deleted: "
+                                "archive it instead.") % {"name": dataset.name}) from None
     return done
 
 
