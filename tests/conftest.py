@@ -2,11 +2,14 @@
 
 With CI=true nothing may be skipped: a test that would skip (no PostgreSQL, no
 browser, ...) is reported as a failure instead, so CI cannot pass by skipping.
+Every test starts in the default language: a page asked for in Polish leaves Polish active
+in the thread, which would make what a later test reads depend on the order of tests.
 """
 
 import os
 
 import pytest
+from django.utils import translation
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -19,3 +22,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         report.outcome = "failed"
         report.longrepr = f"skipped under CI=true, where nothing may be skipped: {reason}"
     return report
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    yield
+    translation.deactivate()

@@ -1,7 +1,7 @@
 """Who may work on a dataset's real items: the qualification rule, written once.
 
-A dataset without a training pool is open to all its annotators; otherwise the annotator's
-latest training round decides: released by an organizer, or finished with a score at or above
+A dataset without a serving training pool (none, or archived) is open to all its annotators;
+otherwise the annotator's latest training round decides: released by an organizer, or finished with a score at or above
 the dataset's threshold (any score when it has none).
 
 What a round decides is one expression over the columns of the round and of its dataset
@@ -105,16 +105,17 @@ QUALIFIES = AnyOf((NotNull(Column(ROUND, "released_at")), PASSED))
 
 def qualified_sql(annotator: str, dataset: str) -> str:
     """SQL for whether the annotator may work on the dataset's items (the arguments are SQL
-    expressions): the latest round decides (``QUALIFIES``); without one, whether the dataset has
-    no training pool."""
-    return f"""COALESCE(
+    expressions): open while the dataset has no serving training pool (none, or archived:
+    a round begun on an archived pool holds no one back); else the latest round decides
+    (``QUALIFIES``), and no round is no pass."""
+    return f"""(NOT EXISTS (SELECT 1 FROM {table(Dataset)} pool
+                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}'
+                          AND pool.archived_at IS NULL)
+            OR COALESCE(
             (SELECT {QUALIFIES.sql({ROUND: "r", DATASET: "own"})}
              FROM {table(TrainingRound)} r JOIN {table(Dataset)} own ON own.id = r.dataset_id
              WHERE r.dataset_id = {dataset} AND r.annotator_id = {annotator}
-             ORDER BY r.attempt DESC LIMIT 1),
-            NOT EXISTS (SELECT 1 FROM {table(Dataset)} pool
-                        WHERE pool.pool_of_id = {dataset} AND pool.pool_kind = '{Dataset.PoolKind.TRAINING}')
-        )"""
+             ORDER BY r.attempt DESC LIMIT 1), FALSE))"""
 
 
 def passed(training_round: TrainingRound, dataset: Dataset) -> bool:
@@ -126,4 +127,4 @@ def qualified(latest: TrainingRound | None, dataset: Dataset, has_training_pool:
     """``qualified_sql`` over rows already loaded: ``latest`` is the annotator's latest round of
     ``dataset`` (None: they have none)."""
     decided = None if latest is None else QUALIFIES.value({ROUND: latest, DATASET: dataset})
-    return not has_training_pool if decided is None else decided
+    return not has_training_pool or bool(decided)

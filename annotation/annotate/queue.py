@@ -96,10 +96,10 @@ def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
 
 
 def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
-    """Every dataset the annotator has assignments in, with their progress and whether they
+    """Every dataset the annotator has assignments in (archived ones aside), with their progress and whether they
     passed its training round, by name."""
     datasets = (
-        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))))
+        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))), archived_at__isnull=True)
         .annotate(
             assigned=_count(_to_answer(annotator, OuterRef("pk"))),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
@@ -225,6 +225,7 @@ def _withdrawn_count(*, answered: bool) -> str:
 
 @cache
 def _item_page_sql(where: str) -> str:
+    # An archived dataset takes no answers, as a frozen one (its items are kept as they are).
     # This item is left out of next_position: once submitted it is answered, which the query
     # cannot see yet. The previous position walks the queue's index back from this one and
     # stops at the first item not withdrawn (MAX() over the join would read the whole start
@@ -232,7 +233,7 @@ def _item_page_sql(where: str) -> str:
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
-               d.id, d.name, d.subtask, d.frozen, d.auto_majority,
+               d.id, d.name, d.subtask, d.frozen OR d.archived_at IS NOT NULL, d.auto_majority,
                stored.answer, COALESCE(stored.version, 0), stored.status,
                (SELECT COUNT(*) FROM {sql_rows.table(Assignment)} answered
                 JOIN {sql_rows.table(Annotation)} done

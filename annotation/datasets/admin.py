@@ -1,11 +1,11 @@
-"""Admin pages of datasets, their items, gold, assignments and flags. Items and gold are history:
-read only, deleted by superusers only."""
+"""Admin pages of datasets, their items, gold, assignments and flags, and the record of removals.
+Items, gold and the record are history: read only, deleted by superusers only."""
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
-from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item
+from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord
 
 
 @admin.register(Dataset)
@@ -13,11 +13,17 @@ class DatasetAdmin(OrganizerOnlyAdmin):
     list_display = ["name", "subtask", "frozen", "gold_synthetic", "gold_revealed", "created_by", "created_at"]
     list_filter = ["subtask", "frozen", "gold_synthetic", "gold_revealed"]
     search_fields = ["name", "source_filename", "source_sha256"]
-    readonly_fields = ["subtask", "source_filename", "source_sha256", "created_by", "created_at"]
+    readonly_fields = ["subtask", "source_filename", "source_sha256", "created_by", "created_at", "archived_at",
+                       "archived_by"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # A dataset is made by importing a checked inputs file, never by hand.
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # Organizers delete or archive on the dataset's removal page, which checks what depends
+        # on it and records it (annotation.datasets.removing); a superuser may still here.
+        return _is_organizer(request) and request.user.is_superuser
 
 
 @admin.register(Item)
@@ -30,7 +36,7 @@ class ItemAdmin(HistoryAdmin):
 
 @admin.register(GoldAnswer)
 class GoldAnswerAdmin(HistoryAdmin):
-    list_display = ["item", "dataset_name"]
+    list_display = ["item", "dataset_name", "added_at"]
     list_filter = ["item__dataset__subtask", "item__dataset"]
     search_fields = ["item__external_id", "item__dataset__name"]
     list_select_related = ["item__dataset"]
@@ -67,3 +73,11 @@ class FlagAdmin(OrganizerOnlyAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         # A flag is an annotator's word on an item: resolved, never removed, but by a superuser.
         return _is_organizer(request) and request.user.is_superuser
+
+
+@admin.register(RemovalRecord)
+class RemovalRecordAdmin(HistoryAdmin):
+    list_display = ["at", "by", "kind", "name", "action", "dataset_name"]
+    list_filter = ["kind", "action"]
+    search_fields = ["name", "dataset_name", "by__username"]
+    list_select_related = ["by"]

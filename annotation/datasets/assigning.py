@@ -64,7 +64,8 @@ def _control_items(dataset: Dataset, user: User) -> list[int]:
         return []
     given = Assignment.objects.filter(dataset=dataset, annotator=user).values("item_id")
     ids = list(
-        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.CONTROL)
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.CONTROL,
+                            dataset__archived_at__isnull=True)
         .exclude(pk__in=given).order_by("ordinal").values_list("id", flat=True)
     )
     random.Random(f"{dataset.control_seed}:{dataset.name}:{user.get_username()}").shuffle(ids)

@@ -21,12 +21,18 @@ class ImportForm(forms.Form):
     gold_synthetic = forms.BooleanField(
         label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
     )
+    gold_partial = forms.BooleanField(
+        label=_("The gold is partial: it leaves some items without gold, to be added later"), required=False
+    )
 
 
 class GoldForm(forms.Form):
     gold = UploadField(label=_("Gold (JSONL)"))
     gold_synthetic = forms.BooleanField(
         label=_("The gold is synthetic (for testing only; no score is ever reported)"), required=False
+    )
+    partial = forms.BooleanField(
+        label=_("The gold is partial: it leaves some items without gold, to be added later"), required=False
     )
 
 

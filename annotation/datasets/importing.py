@@ -10,6 +10,10 @@ SHA-256 is computed from the same reads), and the items of each chunk are insert
 import's one transaction, which a problem anywhere rolls back: memory holds one chunk, the ids
 seen and the problems, whatever the file's size. Lines are numbered in the file before they
 are checked, so every problem, a repeated id's first line too, names the file's line.
+
+Gold covers every item unless the organizer says it is partial; the missing items' gold can
+be added later (``import_gold``, each line with the time it was added), but a gold answer
+given is never replaced here.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
@@ -114,9 +119,11 @@ def import_dataset(
     inputs: SourceFile,
     gold: SourceFile | None = None,
     gold_synthetic: bool = False,
+    gold_partial: bool = False,
     created_by: AbstractBaseUser | None = None,
 ) -> Dataset:
-    """Create a dataset from one inputs file (and optionally its gold) or raise Refused."""
+    """Create a dataset from one inputs file (and optionally its gold, which covers every item
+    unless ``gold_partial``) or raise Refused."""
     problems = _Problems()
     problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
     try:
@@ -136,7 +143,7 @@ def import_dataset(
             # The gold is checked even when some input lines are wrong, so that one run reports
             # everything; it is checked against the input lines without problems only.
             if gold is not None:
-                _add_gold(dataset, gold, problems)
+                _add_gold(dataset, gold, problems, partial=gold_partial)
             if problems.count:
                 raise problems.refusal()
             dataset.source_sha256 = sha256
@@ -148,24 +155,39 @@ def import_dataset(
     return dataset
 
 
-def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = False) -> int:
-    """Add the gold of an existing dataset that has none yet; returns the number of gold lines."""
+@dataclass(frozen=True)
+class GoldImport:
+    """What a gold import did: the lines added, the lines equal to the gold already there, and
+    the items (withdrawn ones aside) still without gold."""
+
+    added: int
+    unchanged: int
+    missing: int
+
+
+def import_gold(*, dataset: Dataset, gold: SourceFile, gold_synthetic: bool = False, partial: bool = False) -> GoldImport:
+    """Add gold to an existing dataset: to every item, or (``partial``) to some, the rest
+    later. A line equal to an item's gold is passed over; one that differs is refused, since
+    a gold answer is never replaced here."""
     problems = _Problems()
     problems.add(_file_name_problems(gold))
     with transaction.atomic():
         # The row lock serialises two gold imports of the same dataset.
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
-        if GoldAnswer.objects.filter(item__dataset=dataset).exists():
-            raise Refused(
-                [Problem("dataset", _("dataset “%(name)s” already has gold; it is never replaced") % {"name": dataset.name}, file=gold.name)]
-            )
-        count = _add_gold(dataset, gold, problems)
+        had_gold = GoldAnswer.objects.filter(item__dataset=dataset).exists()
+        added, unchanged = _add_gold(dataset, gold, problems, partial=partial)
         if problems.count:
             raise problems.refusal()
-        dataset.gold_synthetic = gold_synthetic
-        dataset.save(update_fields=["gold_synthetic"])
+        if not had_gold:
+            # Synthetic or not is said by the first gold; later lines complete the same key.
+            dataset.gold_synthetic = gold_synthetic
+            dataset.save(update_fields=["gold_synthetic"])
         analyze_after_commit(GoldAnswer)
-    return count
+    return GoldImport(added, unchanged, _without_gold(dataset).count())
+
+
+def _without_gold(dataset: Dataset):
+    return dataset.items.filter(gold__isnull=True, withdrawn_at__isnull=True)
 
 
 def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> tuple[int, str]:
@@ -189,32 +211,61 @@ def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> tup
     return ordinal, digest.hexdigest()
 
 
-def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems) -> int:
-    """Check the gold file chunk by chunk against the dataset's items and insert it."""
+def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems, *, partial: bool) -> tuple[int, int]:
+    """Check the gold file chunk by chunk against the dataset's items and insert it; returns
+    the lines added and the lines equal to the gold the item has already. A file of no
+    records is refused, as an inputs file is, and one that leaves items without gold unless
+    ``partial``."""
     first_line: dict[str, int] = {}
     subtask = get_subtask(dataset.subtask)
-    count = 0
+    added_at = timezone.now()
+    added = unchanged = read = 0
     for chunk in _chunks(gold):
+        read += len(chunk.lines) + len(chunk.problems)
         ids = [line.record["id"] for line in chunk.lines if isinstance(line.record.get("id"), str)]
         items = {
-            external_id: (pk, payload)
-            for external_id, pk, payload in dataset.items.filter(external_id__in=ids).values_list(
-                "external_id", "pk", "payload"
+            external_id: (pk, payload, given)
+            for external_id, pk, payload, given in dataset.items.filter(external_id__in=ids).values_list(
+                "external_id", "pk", "payload", "gold__payload"
             )
         }
         found = chunk.problems + answer_line_problems(
-            subtask, "gold", chunk.lines, gold.name, [payload for _, payload in items.values()]
+            subtask, "gold", chunk.lines, gold.name, [payload for _, payload, _given in items.values()]
         )
         found += _storage_problems(gold.name, chunk.lines, input_of=None)
         found += repeated_ids(chunk.lines, gold.name, first_line)
+        new_lines = []
+        for line in chunk.lines:
+            given = items.get(line.record.get("id"), (None, None, None))[2]
+            if given is None:
+                new_lines.append(line)
+            elif given == line.record:
+                unchanged += 1
+            else:
+                found.append(Problem("id", _(
+                    "item “%(id)s” has gold already, which is never replaced here (a correction belongs to the "
+                    "gold audit)") % {"id": line.record["id"]}, "gold_given", gold.name, line.number,
+                    {"id": line.record["id"]}))
         problems.add(found)
         if not found:
             GoldAnswer.objects.bulk_create(
-                (GoldAnswer(item_id=items[line.record["id"]][0], payload=line.record) for line in chunk.lines),
+                (GoldAnswer(item_id=items[line.record["id"]][0], payload=line.record, added_at=added_at)
+                 for line in new_lines),
                 batch_size=BATCH_SIZE,
             )
-            count += len(chunk.lines)
-    return count
+            added += len(new_lines)
+    if not read and not problems.count:
+        problems.add([Problem("file", _("holds no records"), "empty", file=gold.name)])
+    elif not partial and not problems.count:
+        missing = list(_without_gold(dataset).order_by("ordinal").values_list("external_id", flat=True)[:6])
+        if missing:
+            total = _without_gold(dataset).count() if len(missing) > 5 else len(missing)
+            problems.add([Problem("gold", _(
+                "items without gold: %(missing)d (the first: %(first)s); a gold file must cover every item, "
+                "unless it is marked partial (the other items' gold can then be added later)"
+            ) % {"missing": total, "first": ", ".join(missing[:5])}, "partial_gold", gold.name,
+                params={"missing": total, "first": missing[:5]})])
+    return added, unchanged
 
 
 def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None) -> list[Problem]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item
+from annotation.models import Annotation, Assignment, Dataset, Flag, GoldAnswer, Item, ModelSubmission
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,15 @@ def _count(queryset: QuerySet, field: str = "dataset") -> Subquery:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def datasets_overview() -> QuerySet[Dataset]:
-    """All datasets with their numbers of items, gold lines, assignments, answers and open flags
-    (training and control pools are shown on their dataset's training page)."""
-    return Dataset.objects.filter(pool_of__isnull=True).annotate(
+def datasets_overview(*, archived: bool = False) -> QuerySet[Dataset]:
+    """The datasets (``archived``: the archived ones, else the others) with their numbers of
+    items, gold lines, assignments, answers and open flags (training and control pools are
+    shown on their dataset's training page)."""
+    return _overview(Dataset.objects.filter(pool_of__isnull=True, archived_at__isnull=not archived))
+
+
+def _overview(datasets: QuerySet[Dataset]) -> QuerySet[Dataset]:
+    return datasets.annotate(
         item_count=_count(Item.objects.all()),
         gold_count=_count(GoldAnswer.objects.all(), "item__dataset"),
         assignment_count=_count(Assignment.objects.all()),
@@ -58,7 +63,24 @@ def datasets_overview() -> QuerySet[Dataset]:
 
 
 def dataset_overview(pk: int) -> Dataset:
-    return datasets_overview().get(pk=pk)
+    """One dataset (archived or not) with the numbers of ``datasets_overview``."""
+    return _overview(Dataset.objects.filter(pool_of__isnull=True)).select_related("archived_by").get(pk=pk)
+
+
+def model_submissions(dataset: Dataset) -> QuerySet[ModelSubmission]:
+    """The models' submissions uploaded for the dataset's report, by name (their files unread)."""
+    return ModelSubmission.objects.filter(dataset=dataset).order_by("name").only("id", "name", "filename", "uploaded_at")
+
+
+def archived_count() -> int:
+    return Dataset.objects.filter(pool_of__isnull=True, archived_at__isnull=False).count()
+
+
+def gold_additions(dataset: Dataset) -> list[dict]:
+    """When the dataset's gold was added, oldest first: ``added_at`` and ``count`` (one row per
+    gold import; a partial gold file's missing lines come later)."""
+    return list(GoldAnswer.objects.filter(item__dataset=dataset).order_by("added_at").values("added_at")
+                .annotate(count=Count("pk")))
 
 
 def datasets_by_name() -> QuerySet[Dataset]:

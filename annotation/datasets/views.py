@@ -16,16 +16,20 @@ from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
+from annotation.datasets import removing
 from annotation.datasets.assigning import assign, release_items
 from annotation.datasets.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
 from annotation.datasets.importing import import_dataset, import_gold
 from annotation.datasets.organizing import resolve_flag, set_frozen
 from annotation.datasets.progress import (
     annotator_progress,
+    archived_count,
     dataset_flag,
     dataset_flags,
     dataset_overview,
     datasets_overview,
+    gold_additions,
+    model_submissions,
     open_flag_count,
     withdrawn_items,
 )
@@ -36,9 +40,14 @@ from annotation.subtasks.problem_texts import organizer_problems
 @organizer_required
 @require_http_methods(["GET"])
 def dataset_list(request: HttpRequest) -> HttpResponse:
-    return TemplateResponse(
-        request, "annotation/organizer/dataset_list.html", {"datasets": datasets_overview()}
-    )
+    """The datasets; ?archived=1: the archived ones, and the record of the deleted ones."""
+    archived = request.GET.get("archived") == "1"
+    return TemplateResponse(request, "annotation/organizer/dataset_list.html", {
+        "datasets": datasets_overview(archived=archived),
+        "archived": archived,
+        "archived_count": archived_count(),
+        "deleted": removing.removal_records(None) if archived else [],
+    })
 
 
 @organizer_required
@@ -92,8 +101,41 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "flags": dataset_flags(dataset),
             "adjudication_form": AdjudicationSettingsForm(instance=dataset),
             "withdrawn": withdrawn_items(dataset),
+            "gold_additions": gold_additions(dataset),
+            "model_submissions": model_submissions(dataset),
+            "removals": removing.removal_records(dataset),
         },
     )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def dataset_removal(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete, archive or restore a dataset or a pool: GET is the confirmation, naming what
+    goes; POST ``action`` delete (refused once anything depends on it), archive or restore."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    problems, status = [], 200
+    if request.method == "POST":
+        action = {"delete": removing.delete, "archive": removing.archive, "restore": removing.restore}.get(
+            request.POST.get("action", ""))
+        if action is None:
+            return HttpResponse(status=400)
+        try:
+            done = action(dataset, by=request.user)
+        except Refused as refused:
+            problems, status = organizer_problems(refused), refusal_status(refused)
+        else:
+            messages.success(request, _("%(what)s “%(name)s”: %(action)s.") % {
+                "what": done.get_kind_display().capitalize(), "name": done.name, "action": done.get_action_display()})
+            if dataset.pool_of_id is not None:
+                return redirect("organizer_training", pk=dataset.pool_of_id)
+            if done.action == done.Action.DELETED:
+                return redirect("organizer_datasets")
+            return redirect("organizer_dataset", pk=dataset.pk)
+        dataset = get_object_or_404(Dataset, pk=pk)
+    return TemplateResponse(request, "annotation/organizer/removal.html", {
+        "dataset": dataset, "removal": removing.removal(dataset), "problems": problems,
+    }, status=status)
 
 
 @organizer_required
@@ -110,6 +152,7 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                 inputs=uploaded_source(data["inputs"]),
                 gold=uploaded_source(data["gold"]) if data["gold"] else None,
                 gold_synthetic=data["gold_synthetic"],
+                gold_partial=data["gold_partial"],
                 created_by=request.user,
             )
         except Refused as refused:
@@ -130,15 +173,19 @@ def import_gold_upload(request: HttpRequest, pk: int) -> HttpResponse:
     problems, status = [], 200
     if request.method == "POST" and form.is_valid():
         try:
-            count = import_gold(
+            imported = import_gold(
                 dataset=dataset,
                 gold=uploaded_source(form.cleaned_data["gold"]),
                 gold_synthetic=form.cleaned_data["gold_synthetic"],
+                partial=form.cleaned_data["partial"],
             )
         except Refused as refused:
             problems, status = organizer_problems(refused), refusal_status(refused)
         else:
-            messages.success(request, _("%(count)d gold answers imported.") % {"count": count})
+            messages.success(request, _(
+                "Gold answers added: %(added)d; already there and unchanged: %(unchanged)d; items still "
+                "without gold: %(missing)d."
+            ) % {"added": imported.added, "unchanged": imported.unchanged, "missing": imported.missing})
             return redirect("organizer_dataset", pk=dataset.pk)
     return TemplateResponse(
         request,

@@ -1,8 +1,10 @@
-"""The datasets and what belongs to an item: its gold, its place in annotators' queues, its flags."""
+"""The datasets and what belongs to an item: its gold, its place in annotators' queues, its
+flags; and the record of what organizers deleted or archived."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -61,6 +63,13 @@ class Dataset(models.Model):
         default=False,
         help_text=_("Otherwise the answers are shown as Annotator 1..K."),
     )
+    # Archived (annotation.datasets.removing): kept with all its answers, but out of every
+    # annotator's, adjudicator's and organizer's default list, of campaigns and of pools'
+    # service; restorable. A dataset nothing depends on is deleted instead.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -75,8 +84,10 @@ class Dataset(models.Model):
                 | Q(pool_of__isnull=False, pool_kind__in=["training", "control"]),
                 name="dataset_pool_kind_with_pool_of",
             ),
+            # One serving pool per kind; archived pools are kept beside it.
             models.UniqueConstraint(
-                fields=["pool_of", "pool_kind"], condition=Q(pool_of__isnull=False), name="dataset_one_pool_per_kind"
+                fields=["pool_of", "pool_kind"], condition=Q(pool_of__isnull=False, archived_at__isnull=True),
+                name="dataset_one_pool_per_kind",
             ),
             models.CheckConstraint(
                 condition=Q(threshold__isnull=True) | Q(threshold__gte=0, threshold__lte=1),
@@ -84,6 +95,10 @@ class Dataset(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(control_rate=0) | Q(control_rate__gte=2), name="dataset_control_rate_zero_or_at_least_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(archived_at__isnull=True, archived_by__isnull=True) | Q(archived_at__isnull=False),
+                name="dataset_archived_by_only_when_archived",
             ),
         ]
 
@@ -133,6 +148,9 @@ class GoldAnswer(models.Model):
 
     item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="gold")
     payload = models.JSONField(_("gold line"))
+    # When the line was imported: a partial gold file's missing lines may be added later
+    # (annotation.datasets.importing.import_gold), never replaced.
+    added_at = models.DateTimeField(_("added"), default=timezone.now)
 
     class Meta:
         verbose_name = _("gold answer")
@@ -192,3 +210,72 @@ class Flag(models.Model):
 
     def __str__(self) -> str:
         return f"flag on {self.item}"
+
+
+# What a removal counts of what goes with it (RemovalRecord.counts), in the order shown.
+REMOVAL_COUNTS = {
+    "items": _("items"),
+    "gold": _("gold answers"),
+    "assignments": _("assignments"),
+    "flags": _("problem reports"),
+    "pools": _("pools"),
+    "model_submissions": _("model submissions"),
+    "training_rounds": _("training rounds"),
+    "campaigns": _("campaigns left"),
+    "unanswered_control": _("control positions not yet answered, out of the queues"),
+}
+
+
+def counted(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """The non-zero counts of ``counts`` with their words, in REMOVAL_COUNTS' order."""
+    return [(str(label), counts[key]) for key, label in REMOVAL_COUNTS.items() if counts.get(key)]
+
+
+class RemovalRecord(models.Model):
+    """One deletion, archiving or restoring by an organizer (annotation.datasets.removing): who,
+    when, what, and what went with it. Kept when the dataset itself is deleted (``dataset``
+    becomes null; ``dataset_name`` stays)."""
+
+    class Kind(models.TextChoices):
+        DATASET = "dataset", _("dataset")
+        TRAINING = "training", _("training pool")
+        CONTROL = "control", _("control pool")
+        MODEL = "model", _("model submission")
+
+    class Action(models.TextChoices):
+        DELETED = "deleted", _("deleted")
+        ARCHIVED = "archived", _("archived")
+        RESTORED = "restored", _("restored")
+
+    # The dataset the thing belonged to (itself, for a dataset): whose page lists the record.
+    dataset = models.ForeignKey(Dataset, on_delete=models.SET_NULL, null=True, blank=True, related_name="removals")
+    dataset_name = models.CharField(_("dataset"), max_length=100)
+    kind = models.CharField(_("what"), max_length=10, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=100)
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    # What went with it: {"items": 12, "gold": 12, ...} (the keys of REMOVAL_COUNTS).
+    counts = models.JSONField(_("what went with it"), default=dict)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("removal record")
+        verbose_name_plural = _("removal records")
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["dataset", "training", "control", "model"]),
+                                   name="removal_record_kind_valid"),
+            models.CheckConstraint(condition=Q(action__in=["deleted", "archived", "restored"]),
+                                   name="removal_record_action_valid"),
+            # A model submission is deleted, never archived: nothing depends on it.
+            models.CheckConstraint(condition=~Q(kind="model") | Q(action="deleted"),
+                                   name="removal_record_model_only_deleted"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} {self.action}"
+
+    @property
+    def what_went(self) -> list[tuple[str, int]]:
+        return counted(self.counts)

@@ -16,7 +16,7 @@ class CampaignForm(forms.Form):
     name = forms.CharField(label=_("Campaign name"), max_length=100)
     datasets = forms.ModelMultipleChoiceField(
         label=_("Datasets (one per subtask)"),
-        queryset=Dataset.objects.order_by("subtask", "name"),
+        queryset=Dataset.objects.filter(archived_at__isnull=True).order_by("subtask", "name"),
         widget=forms.CheckboxSelectMultiple,
     )
     human_source = forms.ChoiceField(label=_("Human source beside the models"), choices=Campaign.HumanSource.choices,

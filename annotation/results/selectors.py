@@ -29,7 +29,8 @@ from annotation.models import (
     TrainingRound,
 )
 
-SETTINGS = ("name", "subtask", "frozen", "gold_synthetic", "threshold", "control_rate", "control_seed", "pool_kind")
+SETTINGS = ("name", "subtask", "frozen", "gold_synthetic", "threshold", "control_rate", "control_seed", "pool_kind",
+            "archived_at")
 
 
 def campaigns() -> QuerySet[Campaign]:

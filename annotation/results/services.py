@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.storable import unstorable
-from annotation.models import Campaign, Dataset, ModelSubmission
+from annotation.datasets.removing import record
+from annotation.models import Campaign, Dataset, ModelSubmission, RemovalRecord
 from scoring.validation import check_submission
 
 
@@ -42,6 +43,16 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
         raise Refused.because(
             _("This dataset already has a model named %(name)s.") % {"name": name}
         ) from None
+
+
+def delete_model_submission(submission: ModelSubmission, *, by: AbstractBaseUser | None) -> RemovalRecord:
+    """Delete a model's submission (nothing depends on it: the reports computed with it are
+    computed anew without it); recorded on its dataset's page."""
+    with transaction.atomic():
+        done = record(dataset=submission.dataset, kind=RemovalRecord.Kind.MODEL, name=submission.name,
+                      action=RemovalRecord.Action.DELETED, by=by)
+        ModelSubmission.objects.filter(pk=submission.pk).delete()
+    return done
 
 
 def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractBaseUser | None = None,

@@ -23,7 +23,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
-from annotation.models import Campaign, Dataset, StoredReportPart
+from annotation.models import Campaign, Dataset, ModelSubmission, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
@@ -34,7 +34,7 @@ from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
 from annotation.results.plots import Plot
 from annotation.results.report import DEFAULT_SEED
-from annotation.results.services import create_campaign, upload_model_submission
+from annotation.results.services import create_campaign, delete_model_submission, upload_model_submission
 from annotation.subtasks.problem_texts import organizer_problems
 
 
@@ -125,6 +125,18 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         "dataset": dataset, "form": form, "problems": problems, **_body(served),
         **_served_context(served, reverse("organizer_report_compute", args=[dataset.pk]), options),
     }, status=status if served.stored or status != 200 else 202)
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def model_submission_removal(request: HttpRequest, pk: int, model_pk: int) -> HttpResponse:
+    """Delete a model's submission: GET is the confirmation, POST deletes it (recorded)."""
+    submission = get_object_or_404(ModelSubmission, pk=model_pk, dataset_id=pk)
+    if request.method == "POST":
+        delete_model_submission(submission, by=request.user)
+        messages.success(request, _("Model %(name)s deleted from the report.") % {"name": submission.name})
+        return redirect("organizer_dataset", pk=pk)
+    return TemplateResponse(request, "annotation/organizer/model_removal.html", {"submission": submission})
 
 
 def _body(served) -> dict:

@@ -31,3 +31,6 @@ class PoolForm(forms.Form):
     kind = forms.ChoiceField(label=_("Pool"), choices=Dataset.PoolKind.choices)
     inputs = UploadField(label=_("Inputs (JSONL)"))
     gold = UploadField(label=_("Gold (JSONL, with an optional explanation per line)"))
+    replace = forms.BooleanField(
+        label=_("Replace the pool of this kind (only while no one has started it)"), required=False
+    )

@@ -25,13 +25,19 @@ from scoring.subtasks import get_subtask
 
 
 def pool(dataset: Dataset | int, kind: str) -> Dataset | None:
-    return Dataset.objects.filter(pool_of=dataset, pool_kind=kind).first()
+    """The pool of that kind serving the dataset (archived ones serve no more)."""
+    return Dataset.objects.filter(pool_of=dataset, pool_kind=kind, archived_at__isnull=True).first()
+
+
+def archived_pools(dataset: Dataset) -> list[Dataset]:
+    return list(Dataset.objects.filter(pool_of=dataset, archived_at__isnull=False).order_by("-archived_at"))
 
 
 def training_items(dataset: Dataset | int) -> list[Item]:
     """The training pool's items in input order (the order of every round), with their explanations."""
     return list(
-        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.TRAINING)
+        Item.objects.filter(dataset__pool_of=dataset, dataset__pool_kind=Dataset.PoolKind.TRAINING,
+                            dataset__archived_at__isnull=True)
         .select_related("explanation").order_by("ordinal")
     )
 

@@ -11,12 +11,13 @@ decides whether the annotator may work on real items (``annotation.annotate.qual
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +26,8 @@ from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.storable import unstorable
 from annotation.datasets.importing import import_dataset
-from annotation.models import Dataset, Explanation, Item, TrainingAnswer, TrainingRound
+from annotation.datasets.removing import delete_pool_to_replace
+from annotation.models import Dataset, Explanation, Item, RemovalRecord, TrainingAnswer, TrainingRound
 from scoring.jsonl import read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
@@ -62,24 +64,28 @@ def import_pool(
     kind: str,
     dataset: Dataset,
     subtask: str,
-    name: str,
+    name: str | None,
     inputs: SourceFile,
     gold: SourceFile | None,
     created_by: AbstractBaseUser | None = None,
+    replace: bool = False,
 ) -> Dataset:
-    """Import a training or control pool of ``dataset``: inputs with gold (and, per gold line,
-    an optional ``explanation``), all or nothing; raises Refused."""
+    """Import a training or control pool of ``dataset``: inputs with gold for every item (and,
+    per gold line, an optional ``explanation``), none of them an input of the dataset or of its
+    other pool (by id or by text), all or nothing; raises Refused. ``replace``: the pool of
+    that kind is deleted first (recorded), which only a pool no one has started allows.
+    ``name`` None: DATASET.KIND, or DATASET.KIND-2... while an archived pool has that name."""
     problems = []
     if kind not in Dataset.PoolKind.values:
-        problems.append(Problem("kind", f"a pool is one of {', '.join(Dataset.PoolKind.values)}"))
+        problems.append(Problem("kind", _("A pool is a training or a control pool.")))
     if dataset.pool_of_id is not None:
-        problems.append(Problem("dataset", f"{dataset.name!r} is itself a {dataset.pool_kind} pool"))
+        problems.append(Problem("dataset", _("“%(name)s” is itself a pool: choose the dataset it serves.")
+                                % {"name": dataset.name}))
     if subtask != dataset.subtask:
-        problems.append(Problem("subtask", f"the pool's subtask must be that of {dataset.name!r}: {dataset.subtask}"))
+        problems.append(Problem("subtask", _("The pool's subtask must be that of “%(name)s”: %(subtask)s.")
+                                % {"name": dataset.name, "subtask": dataset.subtask}))
     if gold is None:
-        problems.append(Problem("gold", f"a {kind} pool needs its gold file"))
-    elif Dataset.objects.filter(pool_of=dataset, pool_kind=kind).exists():
-        problems.append(Problem("dataset", f"{dataset.name!r} has a {kind} pool already"))
+        problems.append(Problem("gold", _("A pool needs its gold file.")))
     if problems:
         raise Refused(problems)
     stripped, explanations, explanation_problems = _without_explanations(gold)
@@ -87,11 +93,17 @@ def import_pool(
         raise Refused(explanation_problems)
     try:
         with transaction.atomic():
-            pool = import_dataset(subtask=subtask, name=name, inputs=inputs, gold=stripped, created_by=created_by)
-            missing = pool.items.filter(gold__isnull=True).values_list("external_id", flat=True)[:5]
-            if missing:
-                raise Refused([Problem("gold", f"every item of a {kind} pool needs gold; none for {', '.join(missing)}",
-                                       file=gold.name)])
+            current = Dataset.objects.select_for_update().filter(
+                pool_of=dataset, pool_kind=kind, archived_at__isnull=True).first()
+            if current is not None:
+                if not replace:
+                    raise Refused([_pool_exists(dataset, kind)])
+                delete_pool_to_replace(current, created_by)
+            pool = import_dataset(subtask=subtask, name=name or _free_pool_name(dataset, kind), inputs=inputs,
+                                  gold=stripped, created_by=created_by)
+            shared = _shared_inputs(pool, dataset, inputs)
+            if shared:
+                raise Refused(shared)
             pool.pool_of, pool.pool_kind = dataset, kind
             pool.save(update_fields=["pool_of", "pool_kind"])
             item_ids = dict(pool.items.values_list("external_id", "id"))
@@ -100,8 +112,79 @@ def import_pool(
             )
     except IntegrityError:
         # Another import made a pool of this kind between the check and the write.
-        raise Refused([Problem("dataset", f"{dataset.name!r} has a {kind} pool already")]) from None
+        raise Refused([_pool_exists(dataset, kind)]) from None
     return pool
+
+
+def _free_pool_name(dataset: Dataset, kind: str) -> str:
+    taken = set(Dataset.objects.filter(name__startswith=f"{dataset.name}.{kind}").values_list("name", flat=True))
+    return next(name for number in itertools.count(1)
+                if (name := f"{dataset.name}.{kind}" + (f"-{number}" if number > 1 else "")) not in taken)
+
+
+def _pool_exists(dataset: Dataset, kind: str) -> Problem:
+    return Problem("dataset", _(
+        "“%(name)s” has its pool already (%(pool)s): replace it (while no one has started it), or archive it first."
+    ) % {"name": dataset.name, "pool": RemovalRecord.Kind(kind).label}, "pool_exists", params={"kind": kind})
+
+
+def _text(payload: dict) -> str:
+    """An input's text: the record without its id, as canonical JSON."""
+    return json.dumps({key: value for key, value in payload.items() if key != "id"}, sort_keys=True, ensure_ascii=False)
+
+
+SHARED_BATCH = 500
+
+
+def _line_numbers(source: SourceFile) -> dict[str, int]:
+    """The id of each line of an imported (so sound) inputs file -> its line number."""
+    numbers = {}
+    with source.open() as stream:
+        for number, raw in enumerate(stream, 1):
+            if raw.strip():
+                numbers[json.loads(raw)["id"]] = number
+    return numbers
+
+
+def _shared_inputs(pool: Dataset, dataset: Dataset, pool_inputs: SourceFile) -> list[Problem]:
+    """The pool's inputs that are also inputs of ``dataset`` or of its other serving pool, by id
+    or by identical text: a training item shown with its gold would give a test item's answer
+    away, and a control item that is a real item would be answered twice. The other side is
+    narrowed in the database by the ids and the text fields of a batch of the pool's records,
+    then compared whole; the first batch with shared inputs ends the search (a test set
+    uploaded as a pool by mistake is refused at its first batch)."""
+    numbers = _line_numbers(pool_inputs)
+    pool_items = pool.items.order_by("ordinal").values_list("external_id", "payload")
+    problems: list[Problem] = []
+    for start in range(0, len(numbers), SHARED_BATCH):
+        batch = dict(pool_items[start:start + SHARED_BATCH])
+        by_text = {_text(payload): external_id for external_id, payload in batch.items()}
+        same_fields = Q(pk__in=[])
+        for payload in batch.values():
+            scalars = {f"payload__{key}": value for key, value in payload.items() if key != "id" and isinstance(value, str)}
+            if scalars:
+                same_fields |= Q(**scalars)
+        others = Item.objects.filter(
+            Q(dataset=dataset) | Q(dataset__pool_of=dataset, dataset__archived_at__isnull=True),
+            Q(external_id__in=list(batch)) | same_fields,
+        ).exclude(dataset=pool).values_list("external_id", "payload", "dataset__name", "dataset__pool_kind")
+        for external_id, payload, owner, owner_kind in others:
+            where = (str(RemovalRecord.Kind(owner_kind).label) if owner_kind
+                     else _("the dataset “%(name)s”") % {"name": owner})
+            if external_id in batch:
+                problems.append(Problem("id", _("“%(id)s” is also an id in %(where)s: a pool's items must be others")
+                                        % {"id": external_id, "where": where}, "shared_input", pool_inputs.name,
+                                        numbers[external_id], {"id": external_id, "dataset": owner}))
+            elif _text(payload) in by_text:
+                own_id = by_text[_text(payload)]
+                problems.append(Problem("id", _("“%(id)s” has the same text as “%(other)s” in %(where)s: a pool's "
+                                                "items must be others")
+                                        % {"id": own_id, "other": external_id, "where": where}, "shared_input",
+                                        pool_inputs.name, numbers[own_id],
+                                        {"id": own_id, "other": external_id, "dataset": owner}))
+        if problems:
+            break
+    return sorted(problems, key=lambda problem: problem.line)
 
 
 def set_qualification(dataset: Dataset, *, threshold: float | None, control_rate: int, control_seed: str) -> None:
@@ -154,7 +237,8 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
     answer the item page would refuse, an item of another pool, a round that is over or an
     item already answered in it. A round not started yet (``selectors.current_round``: unsaved)
     is started by its first answer that is not refused."""
-    pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=Dataset.PoolKind.TRAINING)
+    pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=Dataset.PoolKind.TRAINING,
+                                     dataset__archived_at__isnull=True)
     if not pool_items.filter(pk=item.pk).exists():
         raise Refused.because(_("This is not an item of the dataset's training round."))
     refusals = answer_refusals(round.dataset.subtask, answer, item.payload)
@@ -175,7 +259,8 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
             round=round, item=item, answer=answer,
             correctness=subtask.correctness(item.gold.payload, subtask.normalise(answer)),
         )
-        scores = list(round.answers.values_list("correctness", flat=True))
+        # Only the serving pool's items count (a round begun on a pool archived since keeps its answers).
+        scores = list(round.answers.filter(item__in=pool_items).values_list("correctness", flat=True))
         if len(scores) == pool_items.count():
             # fmean sums exactly: the score does not depend on the order the rows come in.
             round.score = statistics.fmean(scores)

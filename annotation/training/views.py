@@ -26,6 +26,7 @@ from annotation.core.http import posted_json, refusal_status
 from annotation.core.parameters import NUL, refuse_parameters
 from annotation.core.roles import annotator_required, organizer_required
 from annotation.models import Dataset, Item, TrainingRound, subtask_title
+from annotation.subtasks.problem_texts import organizer_problems
 from annotation.subtasks.widgets import widget_for
 from annotation.training import selectors as trainings
 from annotation.training import services as training_service
@@ -158,7 +159,7 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
         "threshold": dataset.threshold, "control_rate": dataset.control_rate, "control_seed": dataset.control_seed,
     })
     pool_form = PoolForm()
-    status = 200
+    problems, status = [], 200
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -174,10 +175,10 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
                 if pool_form.is_valid():
                     kind = pool_form.cleaned_data["kind"]
                     training_service.import_pool(
-                        kind=kind, dataset=dataset, subtask=dataset.subtask, name=f"{dataset.name}.{kind}",
+                        kind=kind, dataset=dataset, subtask=dataset.subtask, name=None,
                         inputs=uploaded_source(pool_form.cleaned_data["inputs"]),
                         gold=uploaded_source(pool_form.cleaned_data["gold"]),
-                        created_by=request.user,
+                        created_by=request.user, replace=pool_form.cleaned_data["replace"],
                     )
                     messages.success(request, _("Pool imported."))
                     return redirect("organizer_training", pk=dataset.pk)
@@ -203,13 +204,18 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 return HttpResponseBadRequest(_("Unknown action."))
         except Refused as refusal:
-            messages.error(request, " ".join(refusal.messages))
+            if action == "pool":  # a file's problems: in a table naming file, line and field
+                problems = organizer_problems(refusal)
+            else:
+                messages.error(request, " ".join(refusal.messages))
             status = refusal_status(refusal)
     series = trainings.control_accuracy(dataset)
     return TemplateResponse(request, "annotation/organizer/training.html", {
         "dataset": dataset,
         "settings_form": settings_form,
         "pool_form": pool_form,
+        "problems": problems,
+        "archived_pools": trainings.archived_pools(dataset),
         "training_pool": trainings.pool(dataset, Dataset.PoolKind.TRAINING),
         "control_pool": trainings.pool(dataset, Dataset.PoolKind.CONTROL),
         "training_items": trainings.training_items(dataset),

@@ -23,6 +23,7 @@ from annotation.models import (
     GoldAnswer,
     Item,
     ModelSubmission,
+    RemovalRecord,
     StoredReport,
     StoredReportPart,
     TrainingAnswer,
@@ -36,11 +37,11 @@ pytestmark = pytest.mark.django_db
 APP_MODELS = list(apps.get_app_config("annotation").get_models())
 MODELS = [model._meta.model_name for model in APP_MODELS]
 # History: what the campaign's flows recorded (items and gold imported, answers given, decisions
-# taken, models' files uploaded). Organizers read it; nobody adds or changes it in the admin;
+# taken, models' files uploaded, what was deleted or archived). Organizers read it; nobody adds or changes it in the admin;
 # only a superuser deletes it.
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
-    TrainingRound, TrainingAnswer, ModelSubmission,
+    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord,
 ]
 
 
@@ -77,6 +78,8 @@ def campaign():
     TrainingAnswer.objects.create(round=training_round, item=training_item, answer={"answer": "a"}, correctness=1.0)
     ModelSubmission.objects.create(dataset=dataset, name="a-model", filename="a-model.jsonl", data=b"{}\n" * 1000)
     Campaign.objects.create(name="a-campaign").datasets.set([dataset])
+    RemovalRecord.objects.create(dataset=dataset, dataset_name=dataset.name, kind="model", name="an-old-model",
+                                 action="deleted", by=adjudicator, counts={})
     stored = StoredReport.objects.create(dataset=dataset, version="a" * 64, seed=0, status="done",
                                          computed_at=timezone.now(), report={"dataset": dataset.name})
     StoredReportPart.objects.create(stored=stored, kind="file", key="csv", content="a,b\n")
@@ -138,7 +141,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 17
+    assert len(APP_MODELS) == 18
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__

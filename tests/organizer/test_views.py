@@ -225,8 +225,10 @@ def test_gold_page_imports_gold_later(organizer_client):
     response = organizer_client.post(url, {"gold": upload(gold)})
     assert response.status_code == 302
     assert GoldAnswer.objects.filter(item__dataset=dataset).count() == dataset.items.count()
-    response = organizer_client.post(url, {"gold": upload(gold)})
-    assert "already has gold" in response.content.decode()
+    # The same file again adds nothing and changes nothing.
+    response = organizer_client.post(url, {"gold": upload(gold)}, follow=True)
+    assert f"already there and unchanged: {dataset.items.count()}" in response.content.decode()
+    assert GoldAnswer.objects.filter(item__dataset=dataset).count() == dataset.items.count()
 
 
 def test_assign_page_assigns_and_releases(organizer_client):

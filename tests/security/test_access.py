@@ -41,7 +41,7 @@ def test_every_page_and_endpoint_needs_a_login(morphosyntax_queue):
     annotator, dataset = morphosyntax_queue
     values = {
         "dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": annotator.username,
-        "item_pk": dataset.items.first().pk,
+        "item_pk": dataset.items.first().pk, "model_pk": 1,
     }
     routes = [(route, name) for route, name in _patterns(get_resolver()) if not route.startswith(PUBLIC_PREFIXES)]
     assert len(routes) >= 17
@@ -63,7 +63,7 @@ def test_an_annotator_reaches_no_organizer_page(morphosyntax_queue):
     annotator, dataset = morphosyntax_queue
     client = Client()
     client.force_login(annotator)
-    values = {"pk": dataset.pk, "annotator": annotator.username}
+    values = {"pk": dataset.pk, "annotator": annotator.username, "model_pk": 1}
     for route, name in _patterns(get_resolver()):
         if route.startswith("organize/"):
             response = client.get(_url(route, values))

@@ -52,6 +52,8 @@ APPLICATION = {
     "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
     "organizer_agreement":   "302/302 403/403 403/403 403/403 200/405",
     "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
+    "organizer_removal":     "302/302 403/403 403/403 403/403 200/400",  # POST names no action
+    "organizer_model_removal": "302/302 403/403 403/403 403/403 404/404",  # no model submission of that id
     "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
     "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
@@ -136,7 +138,7 @@ def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
         "pk": str(dataset.pk), "dataset_pk": str(dataset.pk), "position": "1",
         "annotator": users["annotator"].username, "object_id": str(annotation.pk), "id": str(users["annotator"].pk),
         "app_label": "annotation", "url": "nowhere/", "uidb64": "MQ", "token": "set-password",
-        "content_type_id": "1", "item_pk": str(annotation.item_id),
+        "content_type_id": "1", "item_pk": str(annotation.item_id), "model_pk": "1",
     }
     objects = {"dataset": dataset, "item": item, "goldanswer": item.gold, "annotation": annotation,
                "assignment": item.assignments.first(), "user": users["annotator"]}

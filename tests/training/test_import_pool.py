@@ -19,7 +19,8 @@ def write(path, records):
 
 @pytest.fixture
 def files(tmp_path):
-    records = [{**record, "id": f"t-{n}"} for n, record in enumerate(wsd_records(3), 1)]
+    # Texts of their own: the dataset's items are wsd_records(12).
+    records = [{**record, "id": f"t-{n}"} for n, record in enumerate(wsd_records(15)[12:], 1)]
     gold = [{"id": "t-1", "answer": "B", "explanation": "Bo B."}, {"id": "t-2", "answer": "C"}, {"id": "t-3", "answer": "D"}]
     return write(tmp_path / "t.inputs.jsonl", records), write(tmp_path / "t.gold.jsonl", gold), tmp_path
 
@@ -40,12 +41,12 @@ def test_a_control_pool_and_a_second_one_refused(dataset, files, capsys):
     assert Dataset.objects.get(name="kontrola").pool_kind == Dataset.PoolKind.CONTROL
     with pytest.raises(CommandError, match="nothing imported"):
         call_command("import_items", "wsd", inputs, "--gold", gold, "--control-for", dataset.name, "--dataset", "k2")
-    assert "has a control pool already" in capsys.readouterr().err
+    assert "has its pool already (control pool)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("change", "expected"), [
     (lambda args: args[:2] + args[4:], "needs its gold file"),  # no --gold
-    (lambda args: ["numerals"] + args[1:], "the pool's subtask must be"),
+    (lambda args: ["numerals"] + args[1:], "The pool's subtask must be"),
 ])
 def test_refusals_change_nothing(dataset, files, capsys, change, expected):
     inputs, gold, _ = files
@@ -87,5 +88,5 @@ def test_every_pool_item_needs_gold(dataset, files, capsys):
     gold = write(tmp_path / "part.gold.jsonl", [{"id": "t-1", "answer": "B"}])
     with pytest.raises(CommandError):
         call_command("import_items", "wsd", inputs, "--gold", gold, "--training-for", dataset.name)
-    assert "needs gold; none for t-2, t-3" in capsys.readouterr().err
+    assert "part.gold.jsonl: gold: items without gold: 2 (the first: t-2, t-3)" in capsys.readouterr().err
     assert not Dataset.objects.filter(pool_of=dataset).exists()

@@ -24,29 +24,37 @@ class Command(DataCommand):
         parser.add_argument(
             "--gold-synthetic", action="store_true", help="the gold is synthetic: never report a score"
         )
+        parser.add_argument(
+            "--gold-partial", action="store_true", help="the gold leaves some items without gold (add it later)"
+        )
         pool = parser.add_mutually_exclusive_group()
         pool.add_argument("--training-for", type=dataset_named, metavar="DATASET",
                           help="import the training pool of DATASET")
         pool.add_argument("--control-for", type=dataset_named, metavar="DATASET",
                           help="import the control pool of DATASET")
+        parser.add_argument("--replace", action="store_true",
+                            help="replace DATASET's pool of that kind (only while no one has started it)")
 
-    def run(self, *, subtask, inputs, gold, gold_synthetic, training_for, control_for, **options):
+    def run(self, *, subtask, inputs, gold, gold_synthetic, gold_partial, training_for, control_for, **options):
         served = training_for or control_for
         if served is not None:
             kind = "training" if training_for else "control"
             dataset = import_pool(
-                kind=kind, dataset=served, subtask=subtask, name=options["dataset"] or f"{served.name}.{kind}",
-                inputs=inputs, gold=gold,
+                kind=kind, dataset=served, subtask=subtask, name=options["dataset"], inputs=inputs, gold=gold,
+                replace=options["replace"],
             )
             self.stdout.write(
                 f"Imported {dataset.items.count()} items into {dataset.name}, the {kind} pool of {served.name}, "
                 f"{dataset.items.filter(explanation__isnull=False).count()} with an explanation."
             )
             return
+        if options["replace"]:
+            raise CommandError("--replace replaces a pool: give --training-for or --control-for", returncode=2)
         if not options["dataset"]:
             raise CommandError("--dataset is required (unless --training-for or --control-for)", returncode=2)
         dataset = import_dataset(
-            subtask=subtask, name=options["dataset"], inputs=inputs, gold=gold, gold_synthetic=gold_synthetic
+            subtask=subtask, name=options["dataset"], inputs=inputs, gold=gold, gold_synthetic=gold_synthetic,
+            gold_partial=gold_partial,
         )
         gold_count = dataset.items.filter(gold__isnull=False).count()
         synthetic = " (synthetic)" if dataset.gold_synthetic else ""

@@ -124,6 +124,11 @@ class Command(DataCommand):
     def _pools(self, dataset: Dataset, folder: Path, spec: dict, organizer: User) -> None:
         """The dataset's training and control pools, each imported unless it exists, in the
         order of ``spec``; the threshold and the control settings come with the pools."""
+        if dataset.items.filter(external_id__in=_pooled_ids(spec)).exists():
+            # A demo loaded before it had pools holds their items: a pool may share none.
+            self.stdout.write(f"  {dataset.name}: holds the pools' items, so no pools are added "
+                              "(load the demo into a new database to have them)")
+            return
         inputs, gold = _sample_files(folder)
         inputs_by_id, gold_by_id = _lines_by_id(inputs), _lines_by_id(gold)
         explanations = {entry["id"]: entry["explanation"] for entry in spec["training"]}
@@ -138,7 +143,7 @@ class Command(DataCommand):
             if kind == Dataset.PoolKind.TRAINING:
                 gold_lines = [{**line, EXPLANATION_FIELD: explanations[line["id"]]} for line in gold_lines]
             imported = import_pool(
-                kind=kind, dataset=dataset, subtask=dataset.subtask, name=f"{dataset.name}.{kind}",
+                kind=kind, dataset=dataset, subtask=dataset.subtask, name=None,
                 inputs=_jsonl(inputs.name, [inputs_by_id[item_id] for item_id in ids]),
                 gold=_jsonl(gold.name, gold_lines), created_by=organizer,
             )
