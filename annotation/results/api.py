@@ -26,7 +26,7 @@ from annotation.results.computing import serve_report
 from annotation.results.downloads import export_download
 from annotation.results.exporting import FILLS, FORMATS, build_export
 from annotation.results.exports import export_summaries
-from annotation.results.serializers import AgreementSerializer
+from annotation.results.serializers import AgreementSerializer, ComputingSerializer, ExportSourcesSerializer
 from annotation.training.selectors import below_control_threshold
 
 
@@ -49,7 +49,14 @@ def dataset_agreement(request: Request, pk: int) -> Response:
         OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
                          "of the annotators below the control threshold (as the report's option)"),
     ],
-    responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
+    responses={
+        (200, "application/jsonl"): OpenApiTypes.BINARY,
+        (200, "text/csv"): OpenApiTypes.BINARY,
+        (200, "text/tab-separated-values"): OpenApiTypes.BINARY,
+        (200, "application/json"): ExportSourcesSerializer,
+        409: RefusalSerializer,
+        422: RefusalSerializer,
+    },
 )
 @api_view(["GET"])
 def dataset_export(request: Request, pk: int):
@@ -59,12 +66,7 @@ def dataset_export(request: Request, pk: int):
     require_role(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
     if "source" not in request.query_params:
-        return Response({"sources": [
-            {"source": summary.source, "n_records": summary.n_records, "n_left_out": summary.n_left_out,
-             "fill": summary.fill or None, "complete": summary.complete,
-             "formats": list(summary.formats), "problems": [str(problem) for problem in summary.problems]}
-            for summary in export_summaries(dataset)
-        ]})
+        return Response(ExportSourcesSerializer({"sources": export_summaries(dataset)}).data)
     try:
         excluded = below_control_threshold(dataset) if _flag(request, "exclude_below_control") else ()
         export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"),
@@ -78,12 +80,13 @@ def _flag(request: Request, name: str) -> bool:
     return request.query_params.get(name) in ("1", "true")
 
 
-# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
+# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed; 202
+# until the first computation is done.
 report_schema = extend_schema(
     parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
                 OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
                                  "threshold out of the majority and adjudicated sources")],
-    responses=OpenApiTypes.OBJECT,
+    responses={200: OpenApiTypes.OBJECT, 202: ComputingSerializer},
 )
 
 
