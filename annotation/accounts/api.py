@@ -1,7 +1,7 @@
 """The view that hands out API tokens (throttled; expiry in annotation.accounts.authentication)."""
 
 from django.views.decorators.cache import never_cache
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
@@ -23,7 +23,12 @@ class ObtainExpiringToken(ObtainAuthToken):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
 
-    @extend_schema(auth=[], responses={200: TokenSerializer, 429: RefusalSerializer})
+    @extend_schema(
+        auth=[],
+        parameters=[OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[429],
+                                     description="seconds until the address may ask again")],
+        responses={200: TokenSerializer, 429: RefusalSerializer},
+    )
     def post(self, request: Request, *args, **kwargs) -> Response:
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -48,6 +48,13 @@ def dataset_agreement(request: Request, pk: int) -> Response:
         OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
         OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
                          "of the annotators below the control threshold (as the report's option)"),
+        # The file's headers (annotation.results.downloads), not on the JSON list of sources.
+        OpenApiParameter("X-Export-Left-Out", int, OpenApiParameter.HEADER, response=[200],
+                         description="the file: how many items it leaves out"),
+        OpenApiParameter("X-Export-Filled", int, OpenApiParameter.HEADER, response=[200],
+                         description="the file: how many items a majority export filled from the adjudications"),
+        OpenApiParameter("X-Export-Complete", str, OpenApiParameter.HEADER, response=[200], enum=["true", "false"],
+                         description="the file: false when it leaves out items for another reason than withdrawal"),
     ],
     responses={
         (200, "application/jsonl"): OpenApiTypes.BINARY,
@@ -85,7 +92,9 @@ def _flag(request: Request, name: str) -> bool:
 report_schema = extend_schema(
     parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
                 OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
-                                 "threshold out of the majority and adjudicated sources")],
+                                 "threshold out of the majority and adjudicated sources"),
+                OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[202],
+                                 description="seconds to wait before asking again")],
     responses={200: OpenApiTypes.OBJECT, 202: ComputingSerializer},
 )
 

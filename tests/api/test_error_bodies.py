@@ -91,8 +91,11 @@ def test_the_schema_documents_errors_pages_exports_and_reports(organizer):
     assert answers["schema"] == {"$ref": "#/components/schemas/PaginatedAnnotationList"}
     export = schema["paths"]["/api/datasets/{id}/export"]["get"]["responses"]["200"]["content"]
     assert set(export) == {"application/jsonl", "text/csv", "text/tab-separated-values", "application/json"}
+    export_headers = schema["paths"]["/api/datasets/{id}/export"]["get"]["responses"]["200"]["headers"]
+    assert set(export_headers) == {"X-Export-Left-Out", "X-Export-Filled", "X-Export-Complete"}
     report = schema["paths"]["/api/datasets/{id}/report"]["get"]["responses"]
     assert report["202"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Computing"}
+    assert "Retry-After" in report["202"]["headers"]
     token = schema["paths"]["/api/token/"]["post"]
-    assert "429" in token["responses"] and "security" not in token
+    assert "Retry-After" in token["responses"]["429"]["headers"] and "security" not in token
     assert schema["paths"]["/api/datasets/{id}/items/"]["get"]["parameters"][0]["schema"]["maximum"] == BIGINT_MAX

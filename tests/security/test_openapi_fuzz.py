@@ -1,14 +1,14 @@
-"""The API fuzzed against its own OpenAPI schema (schemathesis), in process through the WSGI
-application as served (no server): for each role with its API token, every operation with at
-most EXAMPLES generated requests, seeded (the same requests on every run): valid ones and
-invalid ones, the ids in paths those of the campaign's objects or any others. No answer may be a server error, none may fall
-outside the schema (status, content type, body, headers), and no role may get a 2xx where the
-permission matrix refuses it."""
+"""The API fuzzed against its own OpenAPI schema (schemathesis), in process through the
+project's WSGI application (no server), the schema as it serves it: for each role with its API
+token, every operation with at most EXAMPLES generated requests, seeded (the same requests on
+every run): valid ones and invalid ones, the ids in paths those of the campaign's objects or any
+others, the token endpoint also given the role's own credentials. No answer may be a server
+error, none may fall outside the schema (status, content type, body, headers), and no role may
+get a 2xx where the permission matrix refuses it."""
 
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
-from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from django.urls import resolve
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -25,6 +25,8 @@ from schemathesis.specs.openapi.checks import (
 
 from annotation.accounts.tokens import issue_token
 from annotation.models import Campaign
+from polis_site.wsgi import application
+from tests.factories import DEFAULT_PASSWORD
 from tests.security.test_permission_matrix import APPLICATION, ROLES
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +44,7 @@ def wsgi_app():
     test client leaves these signals out the same way)."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    yield get_wsgi_application()
+    yield application
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
 
@@ -104,6 +106,9 @@ def test_every_operation_answers_as_documented_and_as_the_roles_allow(campaign, 
         if "{id}" in operation.path:
             real_id = {"id": ids.get(url_name_of(operation), dataset.pk)}
             strategies += [operation.as_strategy(mode, path_parameters=real_id) for mode in GenerationMode]
+        if url_name_of(operation) == "api_token":  # the role's own credentials too: a token
+            credentials = {"username": users[role].username, "password": DEFAULT_PASSWORD}
+            strategies.append(operation.as_strategy(body=credentials, media_type="application/json"))
         wrong += fuzz(operation, st.one_of(strategies), role, headers)
         operations += 1
     assert operations >= 20
