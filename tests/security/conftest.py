@@ -1,6 +1,7 @@
 """Builders shared by the hostile-input tests: real sample items of every subtask, assigned
 to an annotator (tests.item_pages), with a client of theirs that reports a server error as a
-status instead of raising it."""
+status instead of raising it; and the campaign of the permission matrix and the API's fuzz test
+(an item two annotators disagree on, an adjudicator and an organizer)."""
 
 import json
 from dataclasses import dataclass
