@@ -3,6 +3,7 @@ answers it: a service, DRF, a middleware or the URL configuration; and the OpenA
 so for every operation, with its lists paginated and its exports' media types."""
 
 import pytest
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 from rest_framework.exceptions import ErrorDetail
@@ -99,3 +100,8 @@ def test_the_schema_documents_errors_pages_exports_and_reports(organizer):
     token = schema["paths"]["/api/token/"]["post"]
     assert "Retry-After" in token["responses"]["429"]["headers"] and "security" not in token
     assert schema["paths"]["/api/datasets/{id}/items/"]["get"]["parameters"][0]["schema"]["maximum"] == BIGINT_MAX
+
+
+def test_the_schema_is_valid_openapi_without_a_warning(tmp_path):
+    """drf-spectacular's own check (an operation id given twice, a field it cannot type...)."""
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
