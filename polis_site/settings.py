@@ -189,6 +189,7 @@ POLIS_ADDRESS_LOGIN_FAILURES = int(os.environ.get("POLIS_ADDRESS_LOGIN_FAILURES"
 # The client's address: the connection's, or the one the declared proxies saw (POLIS_PROXY),
 # the same as the API's throttles take (REST_FRAMEWORK's NUM_PROXIES below).
 AXES_CLIENT_IP_CALLABLE = "annotation.accounts.lockout.client_address"
+AXES_USERNAME_CALLABLE = "annotation.accounts.lockout.client_username"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
