@@ -1,4 +1,5 @@
-"""What a request gets when the server fails, and the health check of load balancers."""
+"""What a request gets when the server fails or finds no page, and the health check of load
+balancers."""
 
 import sys
 
@@ -9,11 +10,14 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.defaults import page_not_found
 from django.views.defaults import server_error as django_server_error
+
+from annotation.core.errors import Refused
+from annotation.core.http import is_api, refusal_json
 
 # Seconds a client is told to wait before trying again while the database cannot be reached.
 RETRY_AFTER_SECONDS = 10
-API_PREFIX = "/api/"
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -25,13 +29,21 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if not isinstance(error, (OperationalError, InterfaceError)):
         return django_server_error(request)
     message = _("The database cannot be reached at the moment. Nothing was lost; please try again in a few seconds.")
-    if request.path.startswith(API_PREFIX):
-        response = JsonResponse({"detail": message}, status=503)
+    if is_api(request):
+        response = refusal_json(Refused.because(message), 503)
     else:
         # Rendered without a request context, as the 500 page: the context processors read the database.
         response = HttpResponse(loader.get_template("503.html").render({"message": message}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The project's 404 handler: under /api/ a refusal as the API's others are (a path that is
+    no endpoint, an id past the database's range), elsewhere Django's 404 page."""
+    if is_api(request):
+        return refusal_json(Refused.because(_("There is no such endpoint or object in the API.")), 404)
+    return page_not_found(request, exception)
 
 
 @never_cache

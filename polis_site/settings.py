@@ -189,6 +189,7 @@ POLIS_ADDRESS_LOGIN_FAILURES = int(os.environ.get("POLIS_ADDRESS_LOGIN_FAILURES"
 # The client's address: the connection's, or the one the declared proxies saw (POLIS_PROXY),
 # the same as the API's throttles take (REST_FRAMEWORK's NUM_PROXIES below).
 AXES_CLIENT_IP_CALLABLE = "annotation.accounts.lockout.client_address"
+AXES_USERNAME_CALLABLE = "annotation.accounts.lockout.client_username"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -227,6 +228,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every error of the API has the body of a refusal (detail, problems, codes).
+    "EXCEPTION_HANDLER": "annotation.core.http.api_exception_handler",
     # Counted in the shared cache above (the database), so that they hold across workers.
     "DEFAULT_THROTTLE_RATES": {"token": os.environ.get("POLIS_TOKEN_RATE", "10/minute")},
     # The client's address for the throttles: the connection's, or the one the declared proxies
@@ -267,6 +270,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Datasets, assigned items and annotations of the PoLiS human baseline.",
     "VERSION": "1.0.0",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Ids in paths: whole numbers the database's keys can hold (annotation.core.converters).
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
+    # Every operation's error answers, with the body of a refusal (annotation.core.openapi).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "annotation.core.openapi.document_errors"],
     # Swagger UI's files come from drf-spectacular-sidecar, served with the other static files.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -9,6 +9,7 @@ from polis_site import errors
 register_converter(IdConverter, "id")
 register_converter(PositionConverter, "position")
 
+handler404 = errors.not_found
 handler500 = errors.server_error
 
 from annotation.annotate.views import favicon

@@ -1,12 +1,19 @@
 """The view that hands out API tokens (throttled; expiry in annotation.accounts.authentication)."""
 
 from django.views.decorators.cache import never_cache
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from annotation.accounts.tokens import issue_token
+from annotation.core.serializers import RefusalSerializer
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='Send it as the header "Authorization: Token <token>".')
 
 
 class ObtainExpiringToken(ObtainAuthToken):
@@ -16,6 +23,12 @@ class ObtainExpiringToken(ObtainAuthToken):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
 
+    @extend_schema(
+        auth=[],
+        parameters=[OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[429],
+                                     description="seconds until the address may ask again")],
+        responses={200: TokenSerializer, 429: RefusalSerializer},
+    )
     def post(self, request: Request, *args, **kwargs) -> Response:
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

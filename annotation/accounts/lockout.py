@@ -1,5 +1,6 @@
-"""Login lock-outs (django-axes, imported by the settings): the client's address, and a limit of
-wrong passwords per address besides axes' own per user name and address.
+"""Login lock-outs (django-axes, imported by the settings): the client's address and the user
+name a failure is recorded under, and a limit of wrong passwords per address besides axes' own
+per user name and address.
 
 Per user name and address alone, one password could be tried on every account from one place.
 So every wrong password from an address also counts towards settings.POLIS_ADDRESS_LOGIN_FAILURES
@@ -34,6 +35,19 @@ def client_address(request: HttpRequest) -> str | None:
         return str(ipaddress.ip_address(candidate))
     except ValueError:
         return remote
+
+
+# The longest user name axes' record of a failure keeps.
+RECORDED_USERNAME = AccessAttempt._meta.get_field("username").max_length
+
+
+def client_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The user name a failure is recorded under: axes' own reading (the credentials, else the
+    posted form), cut to the characters its record keeps. A longer name is no user's (150 at
+    most) and its failures still count, cut; whole, it was a database error (a 500) on the login
+    form and at /api/token/."""
+    name = credentials.get("username") if credentials else getattr(request, "data", request.POST).get("username")
+    return name[:RECORDED_USERNAME] if isinstance(name, str) else name
 
 
 def address_failures(address: str | None) -> int:

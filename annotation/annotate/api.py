@@ -7,7 +7,7 @@ same service as the item page. Gold is never served.
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -39,6 +39,22 @@ class Pages(PageNumberPagination):
     max_page_size = 1000
 
 
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, description="the page of the list, from 1 (a page past the last: 404)"),
+    OpenApiParameter("page_size", int, description=f"entries a page (default {Pages.page_size}, at most {Pages.max_page_size})"),
+]
+
+
+def paginated(serializer_class: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The schema of one page of ``Pages`` listing ``serializer_class``: the count of the whole
+    list, the links to the pages before and after, and this page's entries."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    return type(f"Paginated{name}ListSerializer", (serializers.Serializer,), {
+        "count": serializers.IntegerField(),
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "results": serializer_class(many=True),
+    })
 
 
 @extend_schema(responses=DatasetSerializer(many=True))
@@ -52,7 +68,7 @@ def dataset_list(request: Request) -> Response:
     return Response(DatasetSerializer(datasets, many=True, context=context).data)
 
 
-@extend_schema(responses=ItemSerializer(many=True))
+@extend_schema(operation_id="datasets_items_list", parameters=PAGE_PARAMETERS, responses=paginated(ItemSerializer))
 @api_view(["GET"])
 def dataset_items(request: Request, pk: int) -> Response:
     """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
@@ -100,14 +116,16 @@ def _save(request: Request, item_id: int, data: dict, created_status: int) -> Re
 
 @extend_schema(
     methods=["GET"],
-    parameters=[OpenApiParameter("dataset", int, description="Only the answers in this dataset.")],
-    responses=AnnotationSerializer(many=True),
+    operation_id="annotations_list",
+    parameters=[OpenApiParameter("dataset", int, description="Only the answers in this dataset."), *PAGE_PARAMETERS],
+    responses=paginated(AnnotationSerializer),
 )
 @extend_schema(
     methods=["POST"],
     request=AnnotationCreateSerializer,
+    # 404: the item is none of yours.
     responses={201: AnnotationSerializer, 200: AnnotationSerializer, 422: RefusalSerializer,
-               403: RefusalSerializer, 409: RefusalSerializer},
+               403: RefusalSerializer, 404: RefusalSerializer, 409: RefusalSerializer},
 )
 @api_view(["GET", "POST"])
 def annotation_list(request: Request) -> Response:

@@ -13,11 +13,14 @@ from typing import BinaryIO
 from django import forms
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.utils.functional import lazy
 from django.utils.translation import gettext
+
+from annotation.core.errors import Refused
+from annotation.core.http import is_api, refusal_json
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,6 @@ def upload_too_large(request: HttpRequest) -> bool:
         return False
 
 
-API_PREFIX = "/api/"
 
 
 def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):
@@ -69,8 +71,8 @@ def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):
     def middleware(request: HttpRequest) -> HttpResponse:
         if not upload_too_large(request):
             return get_response(request)
-        if request.path.startswith(API_PREFIX):
-            response = JsonResponse({"detail": upload_limit_sentence()}, status=413)
+        if is_api(request):
+            response = refusal_json(Refused.because(upload_limit_sentence()), 413)
         else:
             response = TemplateResponse(request, "413.html", {"message": upload_limit_sentence()}, status=413).render()
         # The body is not read: the connection cannot be used for another request.

@@ -11,11 +11,14 @@ they are read, each problem with its file, line or field (annotation.core.storab
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
-API_PREFIX = "/api/"
+from annotation.core.errors import Refused
+from annotation.core.http import is_api, refusal_json
+from scoring.problems import Problem
+
 NUL = "\x00"
 
 
@@ -47,10 +50,8 @@ def refuse_parameters(request: HttpRequest, names: list[str]) -> HttpResponse:
     problems = [
         _("%(field)s: holds the character U+0000, which no name or id holds.") % {"field": name} for name in names
     ]
-    if request.path.startswith(API_PREFIX):
-        return JsonResponse(
-            {"detail": " ".join(problems), "problems": problems, "codes": ["unstorable"] * len(problems)}, status=400
-        )
+    if is_api(request):
+        return refusal_json(Refused([Problem("", problem, "unstorable") for problem in problems]), 400)
     # The link back leaves the path out when the path itself is refused.
     back = "/" if "path" in names else request.path
     return TemplateResponse(request, "refused_parameters.html", {"problems": problems, "back": back}, status=400).render()

@@ -26,7 +26,7 @@ from annotation.results.computing import serve_report
 from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import FILLS, FORMATS, build_export
 from annotation.results.exports import export_summaries
-from annotation.results.serializers import AgreementSerializer
+from annotation.results.serializers import AgreementSerializer, ComputingSerializer, ExportSourcesSerializer
 from annotation.training.selectors import below_control_threshold
 
 
@@ -48,8 +48,22 @@ def dataset_agreement(request: Request, pk: int) -> Response:
         OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
         OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
                          "of the annotators below the control threshold (as the report's option)"),
+        # The file's headers (annotation.results.downloads), not on the JSON list of sources.
+        OpenApiParameter("X-Export-Left-Out", int, OpenApiParameter.HEADER, response=[200],
+                         description="the file: how many items it leaves out"),
+        OpenApiParameter("X-Export-Filled", int, OpenApiParameter.HEADER, response=[200],
+                         description="the file: how many items a majority export filled from the adjudications"),
+        OpenApiParameter("X-Export-Complete", str, OpenApiParameter.HEADER, response=[200], enum=["true", "false"],
+                         description="the file: false when it leaves out items for another reason than withdrawal"),
     ],
-    responses={(200, "application/jsonl"): OpenApiTypes.BINARY, 409: RefusalSerializer, 422: RefusalSerializer},
+    responses={
+        (200, "application/jsonl"): OpenApiTypes.BINARY,
+        (200, "text/csv"): OpenApiTypes.BINARY,
+        (200, "text/tab-separated-values"): OpenApiTypes.BINARY,
+        (200, "application/json"): ExportSourcesSerializer,
+        409: RefusalSerializer,
+        422: RefusalSerializer,
+    },
 )
 @api_view(["GET"])
 def dataset_export(request: Request, pk: int):
@@ -59,12 +73,7 @@ def dataset_export(request: Request, pk: int):
     require_role(request, ORGANIZER)
     dataset = get_object_or_404(Dataset, pk=pk)
     if "source" not in request.query_params:
-        return Response({"sources": [
-            {"source": summary.source, "n_records": summary.n_records, "n_left_out": summary.n_left_out,
-             "fill": summary.fill or None, "complete": summary.complete,
-             "formats": list(summary.formats), "problems": [str(problem) for problem in summary.problems]}
-            for summary in export_summaries(dataset)
-        ]})
+        return Response(ExportSourcesSerializer({"sources": export_summaries(dataset)}).data)
     try:
         excluded = below_control_threshold(dataset) if _flag(request, "exclude_below_control") else ()
         export = build_export(dataset, request.query_params["source"], request.query_params.get("file_format", "jsonl"),
@@ -78,15 +87,22 @@ def _flag(request: Request, name: str) -> bool:
     return request.query_params.get(name) in ("1", "true")
 
 
-# Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed.
-report_schema = extend_schema(
-    parameters=[OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
-                OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
-                                 "threshold out of the majority and adjudicated sources"),
-                OpenApiParameter("items", bool, description="datasets: the complete items the pooled sources are "
-                                 "scored on, one id a line (text), instead of the report")],
-    responses=OpenApiTypes.OBJECT,
-)
+def report_schema(*, items: bool):
+    """Both reports: plain JSON objects (their keys: docs/architecture.md), one optional seed; 202
+    until the first computation is done. A dataset's also gives its complete items as text."""
+    parameters = [
+        OpenApiParameter("seed", int, description="seed of the bootstrap resamples (default 0)"),
+        OpenApiParameter("exclude_below_control", bool, description="leave the annotators below the control "
+                         "threshold out of the majority and adjudicated sources"),
+        OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[202],
+                         description="seconds to wait before asking again"),
+    ]
+    responses = {(200, "application/json"): OpenApiTypes.OBJECT, 202: ComputingSerializer}
+    if items:
+        parameters.append(OpenApiParameter("items", bool, description="the complete items the pooled sources "
+                                           "are scored on, one id a line (text), instead of the report"))
+        responses[(200, "text/plain")] = OpenApiTypes.STR
+    return extend_schema(parameters=parameters, responses=responses)
 
 
 def _served(served) -> Response | HttpResponse:
@@ -103,7 +119,7 @@ def _served(served) -> Response | HttpResponse:
 
 
 @never_cache
-@report_schema
+@report_schema(items=True)
 @api_view(["GET"])
 def dataset_report(request: Request, pk: int) -> Response:
     """Organizers: the human-baseline report of a dataset (every figure, as `baseline_report --format json`),
@@ -119,7 +135,7 @@ def dataset_report(request: Request, pk: int) -> Response:
 
 
 @never_cache
-@report_schema
+@report_schema(items=False)
 @api_view(["GET"])
 def campaign_report(request: Request, pk: int) -> Response:
     """Organizers: the campaign table with every figure of its datasets' reports (the newest finished computation)."""

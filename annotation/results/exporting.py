@@ -50,6 +50,7 @@ from annotation.core.snapshot import one_snapshot
 from annotation.datasets.progress import withdrawn_items
 from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
 from annotation.results.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
+from annotation.results.formats import spreadsheet_text
 from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
 from scoring.problems import Problem
@@ -406,13 +407,17 @@ def all_answer_records(dataset: Dataset) -> Iterator[dict]:
 
 
 def csv_bytes(records: Iterable[dict]) -> bytes:
-    """CSV (RFC 4180 line ends) of ``all`` records, the answer as one JSON column."""
+    """CSV (RFC 4180 line ends) of ``all`` records, the answer as one JSON column. The CSV is
+    for spreadsheets (no scorer reads it; programs read the JSONL, which keeps every value as
+    stored): a text cell a spreadsheet would run as a formula (an item id or a user name
+    starting with =, +, -, @) is written as text, as in the report's CSV (``spreadsheet_text``)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=ALL_FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for record in records:
-        writer.writerow({**record, "answer": json.dumps(record["answer"], ensure_ascii=False),
-                         "adjudication": record["adjudication"] or ""})
+        row = {**record, "answer": json.dumps(record["answer"], ensure_ascii=False),
+               "adjudication": record["adjudication"] or ""}
+        writer.writerow({name: spreadsheet_text(value) for name, value in row.items()})
     return out.getvalue().encode("utf-8")
 
 

@@ -1,4 +1,5 @@
-"""What the REST API shows of a dataset's agreement."""
+"""What the REST API shows of a dataset's agreement, of its export's sources and of a report
+still being computed."""
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -49,3 +50,32 @@ class AgreementSerializer(serializers.Serializer):
 
     def get_disagreements(self, report) -> int:
         return len(report.disagreements)
+
+
+class ExportSourceSerializer(serializers.Serializer):
+    """One source of the export page's list (annotation.results.exports.SourceSummary)."""
+
+    source = serializers.CharField(help_text="annotator:NAME, majority, adjudicated or all: the export's source parameter.")
+    n_records = serializers.IntegerField()
+    n_left_out = serializers.IntegerField()
+    fill = serializers.SerializerMethodField(help_text='"adjudicated": the majority filled from the adjudications.')
+    complete = serializers.BooleanField(help_text="false: items left out for another reason than withdrawal.")
+    formats = serializers.ListField(child=serializers.CharField())
+    problems = serializers.SerializerMethodField(help_text="Why the scorer refuses the file, one line a problem.")
+
+    def get_fill(self, summary) -> str | None:
+        return summary.fill or None
+
+    def get_problems(self, summary) -> list[str]:
+        return [str(problem) for problem in summary.problems]
+
+
+class ExportSourcesSerializer(serializers.Serializer):
+    sources = ExportSourceSerializer(many=True)
+
+
+class ComputingSerializer(serializers.Serializer):
+    """A report asked for before its first computation finished (202, with Retry-After)."""
+
+    detail = serializers.CharField()
+    computing = serializers.BooleanField()

@@ -123,7 +123,8 @@ def test_refusals_name_the_field_and_store_nothing(setup):
     assert response.status_code == 422  # as on the item page
     assert any(problem.startswith("answer") for problem in response.json()["problems"])
     missing = setup["client"].post(reverse("api_annotations"), {"item": first_item(setup["mine"]).pk}, format="json")
-    assert missing.status_code == 400 and "answer" in missing.json()
+    assert missing.status_code == 400
+    assert [problem.split(":")[0] for problem in missing.json()["problems"]] == ["answer", "status", "version"]
     assert not Annotation.objects.exists()
 
 

@@ -85,6 +85,27 @@ def test_the_all_export_has_one_record_per_submitted_answer_in_jsonl_and_csv(tmp
     assert json.loads(rows[0]["answer"]) == first["answer"]
 
 
+def test_the_all_csv_writes_ids_and_names_a_spreadsheet_would_run_as_text_and_the_jsonl_as_stored():
+    """The CSV is for spreadsheets: an item id or a user name starting with =, +, - or @ gets an
+    apostrophe before it, as in the report's CSV; the JSONL (what programs read) is unchanged."""
+    dataset, annotators = answered_dataset("commas")
+    annotators[0].username = "=HYPERLINK(\"http://example.org/\")"
+    annotators[0].save()
+    item = dataset.items.order_by("ordinal").first()
+    item.external_id = "+1-2"
+    item.save()
+    jsonl = exporting.build_export(dataset, "all", "jsonl").data.decode().splitlines()
+    table = exporting.build_export(dataset, "all", "csv").data.decode()
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert len(rows) == len(jsonl)
+    assert not [cell for row in rows for cell in row.values() if cell[:1] in ("=", "+", "-", "@")]
+    first = json.loads(jsonl[0])
+    assert (first["id"], first["annotator"]) == ("+1-2", annotators[0].username)
+    assert (rows[0]["id"], rows[0]["annotator"]) == ("'+1-2", "'" + annotators[0].username)
+    assert json.loads(rows[0]["answer"]) == first["answer"]
+    assert rows[0]["version"] == "1"  # numbers as they are
+
+
 def test_unknown_source_csv_submission_and_empty_exports_are_refused_and_write_nothing(tmp_path, capsys):
     dataset = import_sample("wsd")
     out = tmp_path / "out.jsonl"

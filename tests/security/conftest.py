@@ -1,6 +1,7 @@
 """Builders shared by the hostile-input tests: real sample items of every subtask, assigned
 to an annotator (tests.item_pages), with a client of theirs that reports a server error as a
-status instead of raising it."""
+status instead of raising it; and the campaign of the permission matrix and the API's fuzz test
+(an item two annotators disagree on, an adjudicator and an organizer)."""
 
 import json
 from dataclasses import dataclass
@@ -9,7 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from annotation.models import Dataset, Item
+from annotation.annotate.queue import item_page_of_item
+from annotation.annotate.services import save_answer
+from annotation.models import Annotation, Assignment, Dataset, Item
 from tests.annotate.conftest import GOLD_MARK, morphosyntax_records
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.item_pages import assigned_items
@@ -53,3 +56,26 @@ def morphosyntax_queue():
     dataset = make_dataset("morphosyntax", records, gold=gold)
     assign_in_order(dataset, annotator)
     return annotator, dataset
+
+
+@pytest.fixture
+def campaign(morphosyntax_queue):
+    """The annotator's first item answered by them and, otherwise, by a second annotator: a
+    disagreement, the adjudicator's case (the gold not revealed)."""
+    annotator, dataset = morphosyntax_queue
+    item = dataset.items.order_by("ordinal").first()
+    second = make_user("annotator")
+    Assignment.objects.create(dataset=dataset, item=item, annotator=second, position=1)
+    answers = {annotator: {"answer": "POPRAWNE", "corrected_sentence": ""},
+               second: {"answer": "NIEPOPRAWNE", "corrected_sentence": "Kot 1 śpi na kanapie."}}
+    for user, answer in answers.items():
+        save_answer(page=item_page_of_item(user, item.pk), answer=answer, submit=True, based_on_version=0)
+    annotation = Annotation.objects.get(item=item, annotator=annotator)
+    users = {
+        "anonymous": None,
+        "annotator": annotator,
+        "other_annotator": make_user("annotator"),
+        "adjudicator": make_user("adjudicator"),
+        "organizer": make_user("organizer"),
+    }
+    return dataset, annotation, users

@@ -144,7 +144,7 @@ def test_api_ids_past_the_range_are_a_400_or_an_empty_list():
     body = {"item": int(HUGE + "0"), "answer": {"commas": [], "optional": []}, "status": "draft", "version": 0}
     response = queue.client.post("/api/annotations/", body, content_type="application/json")
     assert response.status_code == 400
-    assert "item" in response.json()
+    assert response.json()["problems"][0].startswith("item: ")
     response = queue.client.get("/api/annotations/", {"dataset": HUGE})
     assert response.status_code == 200 and response.json()["results"] == []
 

@@ -9,11 +9,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.regex_helper import normalize
 
-from annotation.annotate.queue import item_page_of_item
-from annotation.annotate.services import save_answer
-from annotation.models import Annotation, Assignment
 from tests.annotate.conftest import GOLD_MARK
-from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -104,29 +100,6 @@ def every_url(resolver: URLResolver, prefix: str = "", namespace: str = ""):
                 yield name, inner_form, [*parameters, *inner_parameters]
         elif isinstance(entry, URLPattern):
             yield f"{namespace}{entry.name or entry.lookup_str}", form, parameters
-
-
-@pytest.fixture
-def campaign(morphosyntax_queue):
-    """The annotator's first item answered by them and, otherwise, by a second annotator: a
-    disagreement, the adjudicator's case (the gold not revealed)."""
-    annotator, dataset = morphosyntax_queue
-    item = dataset.items.order_by("ordinal").first()
-    second = make_user("annotator")
-    Assignment.objects.create(dataset=dataset, item=item, annotator=second, position=1)
-    answers = {annotator: {"answer": "POPRAWNE", "corrected_sentence": ""},
-               second: {"answer": "NIEPOPRAWNE", "corrected_sentence": "Kot 1 śpi na kanapie."}}
-    for user, answer in answers.items():
-        save_answer(page=item_page_of_item(user, item.pk), answer=answer, submit=True, based_on_version=0)
-    annotation = Annotation.objects.get(item=item, annotator=annotator)
-    users = {
-        "anonymous": None,
-        "annotator": annotator,
-        "other_annotator": make_user("annotator"),
-        "adjudicator": make_user("adjudicator"),
-        "organizer": make_user("organizer"),
-    }
-    return dataset, annotation, users
 
 
 def parameter_values(campaign_data) -> dict[str, dict[str, str]]:

@@ -220,3 +220,15 @@ def test_behind_one_proxy_the_login_lock_out_is_per_address_the_proxy_saw():
         via_proxy("203.0.113.5", "wrong")
     assert via_proxy("203.0.113.5", DEFAULT_PASSWORD) == 429
     assert via_proxy("203.0.113.6", DEFAULT_PASSWORD) == 302  # not everyone behind the proxy
+
+
+def test_a_user_name_longer_than_the_lock_outs_record_is_a_failure_as_any_other():
+    """axes' record of a failure keeps 255 characters: a longer name was a 500 on the login form
+    and at /api/token/. It is no user's name; its failures count, under the name cut."""
+    name = "x" * 300
+    assert log_in(Client(), name, "wrong").status_code == 200  # the form again
+    assert Client().post("/api/token/", {"username": name, "password": "wrong"}).status_code == 400
+    assert Client().post("/api/token/", {"username": name, "password": "wrong"},
+                         content_type="application/json").status_code == 400
+    attempt = AccessAttempt.objects.get()
+    assert (attempt.username, attempt.failures_since_start) == (name[:255], 3)
