@@ -211,7 +211,7 @@ class OrganizerOpeningReports:
 
         self.base_url, self.env = base_url, env
         self.paths = [*(f"/api/datasets/{dataset.pk}/report" for dataset in datasets), f"/api/campaigns/{campaign_id}/report"]
-        self.stop, self.times, self.errors = threading.Event(), [], []
+        self.stop, self.times, self.errors = threading.Event(), {path: [] for path in self.paths}, []
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def __enter__(self):
@@ -245,7 +245,7 @@ class OrganizerOpeningReports:
                         response.read()
                 except Exception as error:  # noqa: BLE001 (counted, as the annotators' errors)
                     self.errors.append(repr(error))
-                self.times.append(time.perf_counter() - start)
+                self.times[path].append(time.perf_counter() - start)
                 if self.stop.wait(1):
                     return
 
@@ -379,9 +379,14 @@ def main() -> None:
                             args.clients_per_generator)
             from annotation.models import StoredReport
 
-            report("organizer_report_requests", "the organizer's report requests during the runs", len(organizer.times), "", 0)
-            report("organizer_report_p95_ms", "the organizer's report requests: p95",
-                   1000 * percentile(organizer.times, 0.95), "ms", 1)
+            times = [seconds for path_times in organizer.times.values() for seconds in path_times]
+            report("organizer_report_requests", "the organizer's report requests during the runs", len(times), "", 0)
+            report("organizer_report_p95_ms", "the organizer's report requests: p95", 1000 * percentile(times, 0.95), "ms", 1)
+            for path, path_times in organizer.times.items():
+                name = path.strip("/").replace("/", "_")
+                report(f"organizer_{name}_p50_ms", f"the organizer's requests of {path}: p50",
+                       1000 * statistics.median(path_times), "ms", 1)
+                report(f"organizer_{name}_max_ms", f"the organizer's requests of {path}: max", 1000 * max(path_times), "ms", 1)
             report("organizer_report_errors", "the organizer's report requests: errors", len(organizer.errors), "", 0)
             report("reports_computed", "reports computed by the worker during the runs",
                    StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
