@@ -39,8 +39,20 @@ from annotation.results.formats import FORMATS, campaign_file, campaign_grid, re
 from annotation.results.plots import Plot, report_plots
 from annotation.results.report import campaign_report, dataset_report
 
-# A computation still "running" this long after it was asked for died with its worker.
+# A computation still running this long after a worker took it died with its worker (one
+# still waiting this long after it was asked for lost its task): the next request restarts it.
 ABANDONED = timedelta(minutes=20)
+ABANDONED_ERROR = "abandoned: no worker finished it within 20 minutes"
+
+
+def _abandoned(row: StoredReport) -> bool:
+    if row.status == StoredReport.Status.RUNNING:
+        since = row.started_at or row.requested_at
+    elif row.status == StoredReport.Status.PENDING:
+        since = row.requested_at
+    else:
+        return False
+    return since <= timezone.now() - ABANDONED
 
 
 def _version(dataset: Dataset | None, campaign: Campaign | None) -> dict:
@@ -84,9 +96,12 @@ def request_report(*, dataset: Dataset | None = None, campaign: Campaign | None 
     if newest is not None and (selectors.version_key(newest.seen) == key or _seen_after(newest, read_at)):
         return None  # current
     latest = selectors.latest_request(**target, **options)
-    if latest is not None and latest.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING) \
-            and latest.requested_at > timezone.now() - ABANDONED:
-        return None  # under way
+    if latest is not None and latest.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING):
+        if not _abandoned(latest):
+            return None  # under way
+        if latest.version != key:  # of older data: it ends here, the data as it is is computed instead
+            StoredReport.objects.filter(pk=latest.pk, status=latest.status).update(
+                status=StoredReport.Status.FAILED, error=ABANDONED_ERROR)
     if not now_asked and newest is not None and latest is not None \
             and latest.requested_at > timezone.now() - settings.POLIS_REPORT_REFRESH:
         return None  # the last one is recent enough: the finished one is served meanwhile
@@ -94,13 +109,10 @@ def request_report(*, dataset: Dataset | None = None, campaign: Campaign | None 
     if not created:
         with transaction.atomic():
             row = StoredReport.objects.select_for_update().get(pk=row.pk)
-            retry = row.status == StoredReport.Status.FAILED or (
-                row.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING)
-                and row.requested_at <= timezone.now() - ABANDONED)
-            if not retry:
+            if not (row.status == StoredReport.Status.FAILED or _abandoned(row)):
                 return row
-            row.status, row.error, row.requested_at = StoredReport.Status.PENDING, "", timezone.now()
-            row.save(update_fields=["status", "error", "requested_at"])
+            row.status, row.error, row.requested_at, row.started_at = StoredReport.Status.PENDING, "", timezone.now(), None
+            row.save(update_fields=["status", "error", "requested_at", "started_at"])
     compute_report.enqueue(row.pk)
     return StoredReport.objects.get(pk=row.pk)
 
@@ -138,8 +150,8 @@ def run_computation(pk: int) -> bool:
             pk=pk, status=StoredReport.Status.PENDING).first()
         if row is None:
             return False
-        row.status = StoredReport.Status.RUNNING
-        row.save(update_fields=["status"])
+        row.status, row.started_at = StoredReport.Status.RUNNING, timezone.now()
+        row.save(update_fields=["status", "started_at"])
     options = {"seed": row.seed, "exclude_below_control": row.exclude_below_control}
     try:
         with one_snapshot():

@@ -110,6 +110,37 @@ def test_two_requests_of_one_version_start_one_computation(wsd_dataset):
 
 
 @override_settings(TASKS=DUMMY)
+def test_a_computation_whose_worker_died_is_started_again_after_20_minutes(wsd_dataset):
+    default_task_backend.clear()
+    row = request_report(dataset=wsd_dataset, **OPTIONS)
+    StoredReport.objects.filter(pk=row.pk).update(status=StoredReport.Status.RUNNING,
+                                                  started_at=timezone.now() - timedelta(minutes=19))
+    assert request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True) is None  # still under way
+    # Asked for long ago, taken 21 minutes ago and never finished: its worker died.
+    StoredReport.objects.filter(pk=row.pk).update(requested_at=timezone.now() - timedelta(minutes=40),
+                                                  started_at=timezone.now() - timedelta(minutes=21))
+    restarted = request_report(dataset=wsd_dataset, **OPTIONS)
+    assert (restarted.pk, restarted.status, restarted.started_at) == (row.pk, StoredReport.Status.PENDING, None)
+    assert [result.task.name for result in default_task_backend.results] == ["compute_report"] * 2
+    assert run_computation(row.pk) and StoredReport.objects.get().status == StoredReport.Status.DONE
+
+    # Abandoned on older data: it ends as failed, and the data as it is is computed instead.
+    new_answer(wsd_dataset)
+    old = request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True)
+    StoredReport.objects.filter(pk=old.pk).update(status=StoredReport.Status.RUNNING,
+                                                  started_at=timezone.now() - timedelta(minutes=21))
+    new_answer(wsd_dataset, "ann4")
+    newer = request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True)
+    assert newer.pk != old.pk and newer.status == StoredReport.Status.PENDING
+    old.refresh_from_db()
+    assert (old.status, old.error) == (StoredReport.Status.FAILED, computing.ABANDONED_ERROR)
+    # A computation waiting 20 minutes lost its task: asked for again.
+    StoredReport.objects.filter(pk=newer.pk).update(requested_at=timezone.now() - timedelta(minutes=21))
+    assert request_report(dataset=wsd_dataset, **OPTIONS).pk == newer.pk
+    assert len(default_task_backend.results) == 5
+
+
+@override_settings(TASKS=DUMMY)
 def test_before_the_first_computation_finishes_the_page_says_so_and_downloads_wait(wsd_dataset):
     client = organizer_client()
     response = client.get(page_url(wsd_dataset))
