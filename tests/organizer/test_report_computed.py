@@ -7,11 +7,13 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db.models import Count, Max, Q
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import default_task_backend
 
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import (
     Adjudication,
     Annotation,
@@ -88,6 +90,21 @@ def test_the_data_version_changes_with_everything_a_report_reads_and_only_then(w
     assert changed(lambda: type(wsd_dataset).objects.filter(pk=wsd_dataset.pk).update(threshold=0.5))
     assert changed(lambda: TrainingRound.objects.create(dataset=wsd_dataset, annotator=organizer, attempt=1))
     assert len(set(keys)) == len(keys)
+
+
+def test_the_data_version_is_its_aggregates_read_in_one_statement(wsd_dataset, django_assert_num_queries):
+    withdraw_item(wsd_dataset.items.order_by("ordinal").first(), make_user("organizer"), "Zepsute.")
+    with django_assert_num_queries(2):  # the settings, then every aggregate
+        version = dataset_version(wsd_dataset)
+    answers = Annotation.objects.filter(item__dataset=wsd_dataset).aggregate(
+        n=Count("pk"), submitted=Count("pk", filter=Q(status="submitted")), last_changed=Max("updated_at"),
+        last_submitted=Max("submitted_at"), last_id=Max("pk"))
+    items = wsd_dataset.items.aggregate(n=Count("pk"), withdrawn=Count("withdrawn_at"), last_withdrawn=Max("withdrawn_at"),
+                                        last_id=Max("pk"))
+    iso = {"last_changed", "last_submitted", "last_withdrawn"}
+    assert version["answers"] == {key: value.isoformat() if key in iso else value for key, value in answers.items()}
+    assert version["items"] == {key: value.isoformat() if key in iso else value for key, value in items.items()}
+    assert version["training"] == {"n": 0, "finished": 0, "last_finished": None, "released": 0, "last_released": None}
 
 
 @override_settings(TASKS=DUMMY)
