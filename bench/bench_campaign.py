@@ -236,7 +236,7 @@ class OrganizerOpeningReports:
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds used so far by gunicorn's workers, the report worker, its PostgreSQL
-        backend, the other backends of the benchmark's database, and every process."""
+        backend and the other backends of the benchmark's database."""
         from django.db import connection
         from load import cpu_by_process
 
@@ -247,8 +247,7 @@ class OrganizerOpeningReports:
         worker_backends = {pid for pid, name in backends.items() if name == self.WORKER_APPLICATION}
         shares = {"gunicorn_workers": self.gunicorn_workers, "report_worker": {self.worker.pid},
                   "report_worker_backend": worker_backends, "other_backends": set(backends) - worker_backends}
-        seconds = {name: sum(processes[pid][1] for pid in pids if pid in processes) for name, pids in shares.items()}
-        return {**seconds, "all": sum(cpu for _command, cpu in processes.values())}
+        return {name: sum(processes[pid][1] for pid in pids if pid in processes) for name, pids in shares.items()}
 
     def run(self) -> None:
         import urllib.parse
