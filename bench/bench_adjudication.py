@@ -3,7 +3,7 @@
 A wsd dataset of 10,000 items answered by 3 annotators (every third item a disagreement,
 the answers written straight to the database), and one of 1,000 items for the query counts
 at a second size. Each request is made in-process with Django's test client (server time:
-routing, queries, template, no network), the adjudication page with its claim, the decision
+routing, queries, template, no network), the adjudication page with the claim its script posts, the decision
 (taking annotator 2's answer) with the redirect to the next item; p50/p95 over the runs.
 Prints one line per figure and writes them to bench/results.json under "adjudication".
 Run through bench/adjudication.sh, which provides PostgreSQL and the settings.
@@ -115,7 +115,13 @@ def main() -> None:
     client.force_login(adjudicator)
 
     def page(data, item):
-        return lambda: client.get(reverse("adjudicate_item", args=[data.pk, item.pk]))
+        url = reverse("adjudicate_item", args=[data.pk, item.pk])
+
+        def open_and_claim():  # the page, then the claim its script posts
+            client.get(url)
+            client.post(url, {"intent": "claim"})
+
+        return open_and_claim
 
     def decide(data, item):
         taken = Annotation.objects.get(item=item, annotator=annotators[1]).pk

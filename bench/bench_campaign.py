@@ -199,6 +199,16 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
     }
 
 
+def lowest_group_weight(pid: int) -> None:
+    """The lowest weight (nice 19) for the autogroup of process ``pid`` (a session's group), where
+    the kernel has autogroups (/proc/sys/kernel/sched_autogroup_enabled)."""
+    try:
+        if Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1":
+            Path(f"/proc/{pid}/autogroup").write_text("19")
+    except OSError:
+        pass
+
+
 class OrganizerOpeningReports:
     """An organizer opening the reports during the runs (--organizer-reports): a thread that
     asks the API for every dataset's report and the campaign table, one after the other with
@@ -206,27 +216,52 @@ class OrganizerOpeningReports:
     gunicorn) computes what they ask for. With POLIS_REPORT_REFRESH_MINUTES=0 on the servers
     every request that sees new answers starts a computation: the worker is never idle."""
 
-    def __init__(self, base_url: str, datasets: list, campaign_id: int, env: dict) -> None:
+    WORKER_APPLICATION = "polis-report-worker"
+
+    def __init__(self, base_url: str, datasets: list, campaign_id: int, env: dict, gunicorn_workers: set[int]) -> None:
         import threading
 
-        self.base_url, self.env = base_url, env
+        self.base_url, self.env, self.gunicorn_workers = base_url, env, gunicorn_workers
         self.paths = [*(f"/api/datasets/{dataset.pk}/report" for dataset in datasets), f"/api/campaigns/{campaign_id}/report"]
-        self.stop, self.times, self.errors = threading.Event(), [], []
+        self.stop, self.times, self.errors = threading.Event(), {path: [] for path in self.paths}, []
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def __enter__(self):
         # At the lowest CPU priority, as deploy/polis-worker.service and the demo run it: the
         # annotators' saves first, the reports with the CPU time left.
+        # PGAPPNAME names the worker's PostgreSQL session, to tell its backend's CPU from the others'.
+        # A session of its own: where the kernel groups processes by session (autogroup), a nice
+        # value counts only within the group, and the worker's CPU time would count against the
+        # group of gunicorn and the load generator; its own group gets the lowest weight.
         self.worker = subprocess.Popen(["nice", "-n", "19", PYTHON, str(BASE_DIR / "manage.py"), "db_worker", "--interval", "1"],
-                                       env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                       env={**self.env, "PGAPPNAME": self.WORKER_APPLICATION},
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        lowest_group_weight(self.worker.pid)
+        self.cpu_before, self.started = self.cpu(), time.monotonic()
         self.thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        self.cpu_after, self.elapsed = self.cpu(), time.monotonic() - self.started
         self.stop.set()
         self.thread.join()
         self.worker.terminate()
         self.worker.wait(timeout=600)
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds used so far by gunicorn's workers, the report worker, its PostgreSQL
+        backend and the other backends of the benchmark's database."""
+        from django.db import connection
+        from load import cpu_by_process
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database()")
+            backends = dict(cursor.fetchall())
+        processes = cpu_by_process()
+        worker_backends = {pid for pid, name in backends.items() if name == self.WORKER_APPLICATION}
+        shares = {"gunicorn_workers": self.gunicorn_workers, "report_worker": {self.worker.pid},
+                  "report_worker_backend": worker_backends, "other_backends": set(backends) - worker_backends}
+        return {name: sum(processes[pid][1] for pid in pids if pid in processes) for name, pids in shares.items()}
 
     def run(self) -> None:
         import urllib.parse
@@ -245,9 +280,30 @@ class OrganizerOpeningReports:
                         response.read()
                 except Exception as error:  # noqa: BLE001 (counted, as the annotators' errors)
                     self.errors.append(repr(error))
-                self.times.append(time.perf_counter() - start)
+                self.times[path].append(time.perf_counter() - start)
                 if self.stop.wait(1):
                     return
+
+
+def server_times(access_log: str) -> None:
+    """From gunicorn's access log (the time it took to answer each request, %(M)s ms): the
+    server time of the saves and of the organizer's report requests, and how much of the two
+    workers' time the organizer's requests took."""
+    import re
+
+    kinds = {"save": re.compile(r'"POST /annotate/'), "organizer": re.compile(r'"GET /api/(datasets|campaigns)/\d+/report')}
+    times = {kind: [] for kind in kinds}
+    for line in Path(access_log).read_text().splitlines():
+        found = re.search(r" (\d+)ms ", line)
+        for kind, pattern in kinds.items():
+            if found and pattern.search(line):
+                times[kind].append(int(found.group(1)))
+    for kind, values in times.items():
+        if len(values) < 2:
+            continue
+        report(f"server_{kind}_p50_ms", f"server time (gunicorn's log), {kind} requests: p50", statistics.median(values), "ms", 0)
+        report(f"server_{kind}_p95_ms", f"server time (gunicorn's log), {kind} requests: p95", percentile(values, 0.95), "ms", 0)
+        report(f"server_{kind}_total_s", f"server time (gunicorn's log), {kind} requests: sum", sum(values) / 1000, "s")
 
 
 def pss_mb(pids: list[int]) -> float:
@@ -337,6 +393,7 @@ def main() -> None:
     parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
     parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
     parser.add_argument("--results-key", default="campaign", help="the key of bench/results.json for the figures (default campaign)")
+    parser.add_argument("--skip-exports", action="store_true", help="no exports and reports timed before the runs")
     parser.add_argument("--organizer-reports", action="store_true",
                         help="an organizer opens every report during the runs, the report worker computing them")
     parser.add_argument(
@@ -362,7 +419,8 @@ def main() -> None:
     datasets = import_campaign()
     annotators = make_users("campaign", CAMPAIGN_ANNOTATORS)
     answer_campaign(datasets, annotators)
-    exports_and_reports(datasets, annotators)
+    if not args.skip_exports:
+        exports_and_reports(datasets, annotators)
 
     env = dict(os.environ)
     if args.organizer_reports:
@@ -372,16 +430,25 @@ def main() -> None:
         make_user("organizer", "campaign-organizer", password=PASSWORD)
         campaign = create_campaign(name="campaign-all", datasets=datasets)
         env["POLIS_REPORT_REFRESH_MINUTES"] = "0"
-    with gunicorn(env, workers=2) as served:
+    access_log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
+    with gunicorn(env, workers=2, access_log=access_log) as served:
         if args.organizer_reports:
-            with OrganizerOpeningReports(served.base, datasets, campaign.pk, env) as organizer:
+            with OrganizerOpeningReports(served.base, datasets, campaign.pk, env, served.worker_pids()) as organizer:
                 load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
                             args.clients_per_generator)
             from annotation.models import StoredReport
 
-            report("organizer_report_requests", "the organizer's report requests during the runs", len(organizer.times), "", 0)
-            report("organizer_report_p95_ms", "the organizer's report requests: p95",
-                   1000 * percentile(organizer.times, 0.95), "ms", 1)
+            for name in organizer.cpu_before:
+                report(f"organizer_run_cpu_{name}_s", f"during the runs ({organizer.elapsed:.0f} s): CPU used by {name}",
+                       organizer.cpu_after[name] - organizer.cpu_before[name], "s")
+            times = [seconds for path_times in organizer.times.values() for seconds in path_times]
+            report("organizer_report_requests", "the organizer's report requests during the runs", len(times), "", 0)
+            report("organizer_report_p95_ms", "the organizer's report requests: p95", 1000 * percentile(times, 0.95), "ms", 1)
+            for path, path_times in organizer.times.items():
+                name = path.strip("/").replace("/", "_")
+                report(f"organizer_{name}_p50_ms", f"the organizer's requests of {path}: p50",
+                       1000 * statistics.median(path_times), "ms", 1)
+                report(f"organizer_{name}_max_ms", f"the organizer's requests of {path}: max", 1000 * max(path_times), "ms", 1)
             report("organizer_report_errors", "the organizer's report requests: errors", len(organizer.errors), "", 0)
             report("reports_computed", "reports computed by the worker during the runs",
                    StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
@@ -392,6 +459,8 @@ def main() -> None:
                pss_mb([served.pid, *served.worker_pids()]), "MB")
         report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",
                pss_mb(sorted(served.worker_pids())), "MB")
+        server_times(access_log)
+        os.unlink(access_log)
         plan = simulated_annotators(datasets, args.saturation_clients, "saturation")
         run = run_load(served.base, plan, args.seconds, 0, args.clients_per_generator)
         report("saturation_saves_per_s", f"saturation: {args.saturation_clients} annotators, no thinking: saves",

@@ -24,8 +24,20 @@ say "collecting static files"
 
 say "starting the report worker (manage.py db_worker)"
 # At the lowest CPU priority: the annotators' saves first, the reports with the CPU time left.
-nice -n 19 .venv/bin/python manage.py db_worker --interval 2 &
+# In a session of its own: where the kernel groups processes by session (autogroup), nice
+# orders a group's processes only, so the worker's own group gets the lowest weight as well
+# (once setsid has made it, never the group of this script and gunicorn).
+setsid nice -n 19 .venv/bin/python manage.py db_worker --interval 2 &
 WORKER=$!
+if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        if [ "$(cat "/proc/$WORKER/autogroup" 2>/dev/null)" != "$(cat /proc/$$/autogroup)" ]; then
+            echo 19 >"/proc/$WORKER/autogroup" 2>/dev/null || true
+            break
+        fi
+        sleep 0.1
+    done
+fi
 trap 'kill "$WORKER" 2>/dev/null; wait "$WORKER" 2>/dev/null' EXIT
 
 say "serving on http://127.0.0.1:$PORT/ (Ctrl+C stops)"

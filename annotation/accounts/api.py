@@ -23,6 +23,11 @@ class ObtainExpiringToken(ObtainAuthToken):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
 
+    def get_throttles(self):
+        # Only a POST asks for a token: any other method is refused (405) uncounted, so that
+        # no GET writes (the counts are rows of the database cache).
+        return super().get_throttles() if self.request.method == "POST" else []
+
     @extend_schema(
         auth=[],
         parameters=[OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[429],

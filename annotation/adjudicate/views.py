@@ -26,9 +26,9 @@ from annotation.subtasks.widgets import PARTIAL, widget_for
 
 # The page's script trusts only these, as on the item page.
 SAVED_HEADER = "X-Polis-Version"
-
-
 REFUSED_HEADER = "X-Polis-Refused"
+# Where the page goes when another adjudicator holds the item it has just opened.
+NEXT_HEADER = "X-Polis-Next"
 
 
 def _dataset_to_adjudicate(request: HttpRequest, dataset_pk: int) -> Dataset:
@@ -75,16 +75,16 @@ def adjudicate_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 @adjudicator_required
 @require_http_methods(["GET", "POST"])
 def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> HttpResponse:
-    """One item's page (claims it); POST intents decide/skip/renew; ?partial=<name> goes to
-    the subtask's widget (editing mode uses the annotators' widget)."""
+    """One item's page; POST intents decide/skip/claim/renew; ?partial=<name> goes to the
+    subtask's widget (editing mode uses the annotators' widget). The GET writes nothing: the
+    page's script claims the item once it is open (intent ``claim``) and renews the claim
+    while the page is in use (``renew``); a decision checks the claims itself, so the page
+    works without the script too."""
     dataset = _dataset_to_adjudicate(request, dataset_pk)
     if request.method == "GET" and PARTIAL not in request.GET:
         case = cases.adjudication_case(dataset, item_pk)
         if case is None or case.status is None:  # not an item to settle (yet)
             raise Http404
-        if not adjudicating.claim_item(item=case.item, adjudicator=request.user):
-            messages.info(request, _("Another adjudicator is working on that item: here is the next one."))
-            return redirect(_next_url(request, dataset.pk, case.item.pk))
         return _page(request, case)
     # Partials and saves need only the item: the service checks the rest.
     item = get_object_or_404(cases.items_with_dataset(), pk=item_pk, dataset=dataset, withdrawn_at=None)
@@ -97,10 +97,22 @@ def adjudicate_item(request: HttpRequest, dataset_pk: int, item_pk: int) -> Http
     if intent == "skip":
         adjudicating.release_claim(item=item, adjudicator=request.user)
         return _go(request, _next_url(request, dataset.pk, item.pk))
-    if intent == "renew":
-        held = adjudicating.claim_item(item=item, adjudicator=request.user)
-        return HttpResponse(status=204 if held else 409)
+    if intent in ("claim", "renew"):
+        return _claim(request, item, opened=intent == "claim")
     return HttpResponseBadRequest(_("Unknown action."))
+
+
+def _claim(request: HttpRequest, item: Item, *, opened: bool) -> HttpResponse:
+    """204: the item is the adjudicator's for CLAIM_TIME. 409: another adjudicator holds it;
+    when the page has just opened, the reply names the next case (NEXT_HEADER) for the page to
+    go to, where it says why."""
+    if adjudicating.claim_item(item=item, adjudicator=request.user):
+        return HttpResponse(status=204)
+    response = HttpResponse(status=409)
+    if opened:
+        messages.info(request, _("Another adjudicator is working on that item: here is the next one."))
+        response[NEXT_HEADER] = _next_url(request, item.dataset_id, item.pk)
+    return response
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:

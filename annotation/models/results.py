@@ -93,6 +93,8 @@ class StoredReport(models.Model):
     plots = models.JSONField(default=list, blank=True)
     error = models.TextField(blank=True)
     requested_at = models.DateTimeField(auto_now_add=True)
+    # When a worker took it (running since): a computation running much longer died with its worker.
+    started_at = models.DateTimeField(null=True, blank=True)
     computed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -80,13 +80,13 @@ class StoredReportAdmin(OrganizerOnlyAdmin):
     next view or "compute now" computes it again)."""
 
     list_display = ["__str__", "dataset", "campaign", "seed", "exclude_below_control", "status", "requested_at",
-                    "computed_at"]
+                    "started_at", "computed_at"]
     list_filter = ["status", "exclude_below_control", ("dataset", admin.RelatedOnlyFieldListFilter),
                    ("campaign", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["dataset__name", "campaign__name", "version"]
     list_select_related = ["dataset", "campaign"]
     fields = ["dataset", "campaign", "version", "seed", "exclude_below_control", "status", "error", "seen",
-              "requested_at", "computed_at"]
+              "requested_at", "started_at", "computed_at"]
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest):

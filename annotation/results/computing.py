@@ -39,8 +39,20 @@ from annotation.results.formats import FORMATS, campaign_file, campaign_grid, re
 from annotation.results.plots import Plot, report_plots
 from annotation.results.report import campaign_report, dataset_report
 
-# A computation still "running" this long after it was asked for died with its worker.
+# A computation still running this long after a worker took it died with its worker (one
+# still waiting this long after it was asked for lost its task): the next request restarts it.
 ABANDONED = timedelta(minutes=20)
+ABANDONED_ERROR = "abandoned: no worker finished it within 20 minutes"
+
+
+def _abandoned(row: StoredReport) -> bool:
+    if row.status == StoredReport.Status.RUNNING:
+        since = row.started_at or row.requested_at
+    elif row.status == StoredReport.Status.PENDING:
+        since = row.requested_at
+    else:
+        return False
+    return since <= timezone.now() - ABANDONED
 
 
 def _version(dataset: Dataset | None, campaign: Campaign | None) -> dict:
@@ -48,20 +60,25 @@ def _version(dataset: Dataset | None, campaign: Campaign | None) -> dict:
 
 
 def _current_version(dataset: Dataset | None, campaign: Campaign | None) -> tuple[dict, float | None]:
-    """The data version and when it was read: read at most once per POLIS_REPORT_VERSION_SECONDS
-    per dataset or campaign (kept in the shared cache), so that a page and its plots and
-    downloads, opened together, read it once. None: read now."""
+    """The data version and when it was read (None: read now). Each dataset's version is read
+    at most once per POLIS_REPORT_VERSION_SECONDS (kept in the shared cache), so that a page
+    and its plots and downloads, opened together, read it once, and a campaign's version (its
+    datasets') shares the entries of its datasets' own pages."""
     seconds = settings.POLIS_REPORT_VERSION_SECONDS
     if not seconds:
         return _version(dataset, campaign), None
-    key = f"polis:report-version:{'dataset' if dataset is not None else 'campaign'}:{(dataset or campaign).pk}"
-    found = cache.get(key)
-    if found is not None:
-        return found["version"], found["at"]
-    read_at = time.time()
-    version = _version(dataset, campaign)
-    cache.set(key, {"version": version, "at": read_at}, seconds)
-    return version, read_at
+    datasets = [dataset] if dataset is not None else list(campaign.datasets.order_by("pk"))
+    keys = {f"polis:report-version:dataset:{member.pk}": member for member in datasets}
+    entries = cache.get_many(list(keys))
+    missing = {key: {"at": time.time(), "version": selectors.dataset_version(member)}
+               for key, member in keys.items() if key not in entries}
+    if missing:
+        cache.set_many(missing, seconds)
+    entries.update(missing)
+    read_at = min((entry["at"] for entry in entries.values()), default=time.time())
+    if dataset is not None:
+        return entries[next(iter(keys))]["version"], read_at
+    return {"datasets": {str(member.pk): entries[key]["version"] for key, member in keys.items()}}, read_at
 
 
 def _seen_after(stored: StoredReport | None, read_at: float | None) -> bool:
@@ -71,22 +88,28 @@ def _seen_after(stored: StoredReport | None, read_at: float | None) -> bool:
 
 def request_report(*, dataset: Dataset | None = None, campaign: Campaign | None = None, seed: int,
                    exclude_below_control: bool, now_asked: bool = False,
-                   version: dict | None = None, read_at: float | None = None) -> StoredReport | None:
+                   version: dict | None = None, read_at: float | None = None,
+                   known: tuple[StoredReport | None, StoredReport | None] | None = None) -> StoredReport | None:
     """Start the computation of the report of the data as it is now, unless one is current,
     under way, or (not ``now_asked``) the last one was asked for less than
-    ``POLIS_REPORT_REFRESH`` ago while a finished one can be served. Returns the row of the
-    computation started (or found for this version), or None when nothing was started."""
+    ``POLIS_REPORT_REFRESH`` ago while a finished one can be served. ``known``: the newest
+    finished computation and the latest request, when the caller has read them. Returns the
+    row of the computation started (or found for this version), or None when nothing was started."""
     target = {"dataset": dataset} if dataset is not None else {"campaign": campaign}
     options = {"seed": seed, "exclude_below_control": exclude_below_control}
     version = _version(dataset, campaign) if version is None else version
     key = selectors.version_key(version)
-    newest = selectors.newest_report(**target, **options, fields=())
+    newest, latest = known or (selectors.newest_report(**target, **options, fields=()),
+                               selectors.latest_request(**target, **options))
     if newest is not None and (selectors.version_key(newest.seen) == key or _seen_after(newest, read_at)):
         return None  # current
-    latest = selectors.latest_request(**target, **options)
-    if latest is not None and latest.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING) \
-            and latest.requested_at > timezone.now() - ABANDONED:
-        return None  # under way
+    if latest is not None and latest.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING):
+        if not _abandoned(latest):
+            return None  # under way
+        if latest.version != key:  # of older data: it ends here, the data as it is is computed instead
+            StoredReport.objects.filter(pk=latest.pk, status=latest.status).update(
+                status=StoredReport.Status.FAILED, error=ABANDONED_ERROR)
+            latest.status, latest.error = StoredReport.Status.FAILED, ABANDONED_ERROR
     if not now_asked and newest is not None and latest is not None \
             and latest.requested_at > timezone.now() - settings.POLIS_REPORT_REFRESH:
         return None  # the last one is recent enough: the finished one is served meanwhile
@@ -94,13 +117,10 @@ def request_report(*, dataset: Dataset | None = None, campaign: Campaign | None 
     if not created:
         with transaction.atomic():
             row = StoredReport.objects.select_for_update().get(pk=row.pk)
-            retry = row.status == StoredReport.Status.FAILED or (
-                row.status in (StoredReport.Status.PENDING, StoredReport.Status.RUNNING)
-                and row.requested_at <= timezone.now() - ABANDONED)
-            if not retry:
+            if not (row.status == StoredReport.Status.FAILED or _abandoned(row)):
                 return row
-            row.status, row.error, row.requested_at = StoredReport.Status.PENDING, "", timezone.now()
-            row.save(update_fields=["status", "error", "requested_at"])
+            row.status, row.error, row.requested_at, row.started_at = StoredReport.Status.PENDING, "", timezone.now(), None
+            row.save(update_fields=["status", "error", "requested_at", "started_at"])
     compute_report.enqueue(row.pk)
     return StoredReport.objects.get(pk=row.pk)
 
@@ -122,9 +142,10 @@ def serve_report(*, dataset: Dataset | None = None, campaign: Campaign | None = 
     target = {"dataset": dataset} if dataset is not None else {"campaign": campaign}
     options = {"seed": seed, "exclude_below_control": exclude_below_control}
     version, read_at = _current_version(dataset, campaign)
-    request_report(**target, **options, version=version, read_at=read_at)
-    stored = selectors.newest_report(**target, **options, fields=fields)
-    latest = selectors.latest_request(**target, **options)
+    known = (selectors.newest_report(**target, **options, fields=fields), selectors.latest_request(**target, **options))
+    started = request_report(**target, **options, version=version, read_at=read_at, known=known)
+    stored, latest = known if started is None else (
+        selectors.newest_report(**target, **options, fields=fields), selectors.latest_request(**target, **options))
     if _seen_after(stored, read_at):
         version = stored.seen  # nothing newer known yet
     return Served(stored, selectors.freshness(stored, latest, version))
@@ -138,8 +159,8 @@ def run_computation(pk: int) -> bool:
             pk=pk, status=StoredReport.Status.PENDING).first()
         if row is None:
             return False
-        row.status = StoredReport.Status.RUNNING
-        row.save(update_fields=["status"])
+        row.status, row.started_at = StoredReport.Status.RUNNING, timezone.now()
+        row.save(update_fields=["status", "started_at"])
     options = {"seed": row.seed, "exclude_below_control": row.exclude_below_control}
     try:
         with one_snapshot():

@@ -161,7 +161,25 @@
     { code: "[45]..", swap: false, error: true },
   ];
 
-  // ---- the claim on the item: renewed while the page is in use ----
+  // ---- the claim on the item: made once the page is open (the GET writes nothing), renewed
+  // while the page is in use ----
+  function claim(intent) {
+    return fetch(form.getAttribute("action"), {
+      method: "POST",
+      headers: { "X-CSRFToken": form.querySelector("[name=csrfmiddlewaretoken]").value },
+      body: new URLSearchParams({ intent }),
+      credentials: "same-origin",
+    });
+  }
+
+  // Another adjudicator holds the item just opened: on to the next case, which says so.
+  claim("claim").then((response) => {
+    if (response.status !== 409) return;
+    const next = response.headers.get("X-Polis-Next");
+    if (next) window.location.replace(next);
+    else showStatus(text.claimLost, "error");
+  }).catch(() => {});
+
   let usedSinceRenewal = false;
   for (const name of ["keydown", "pointerdown", "input"]) {
     document.addEventListener(name, () => { usedSinceRenewal = true; }, { passive: true, capture: true });
@@ -169,12 +187,7 @@
   setInterval(() => {
     if (!usedSinceRenewal || document.visibilityState !== "visible") return;
     usedSinceRenewal = false;
-    fetch(form.getAttribute("action"), {
-      method: "POST",
-      headers: { "X-CSRFToken": form.querySelector("[name=csrfmiddlewaretoken]").value },
-      body: new URLSearchParams({ intent: "renew" }),
-      credentials: "same-origin",
-    }).then((response) => {
+    claim("renew").then((response) => {
       if (response.status === 409) showStatus(text.claimLost, "error");
     }).catch(() => {});
   }, config.claimRenewMs);

@@ -6,8 +6,10 @@ import pytest
 from django.urls import reverse
 
 from annotation.adjudicate.services import set_adjudication_settings
-from annotation.models import Adjudication
+from annotation.adjudicate.views import NEXT_HEADER
+from annotation.models import Adjudication, AdjudicationClaim
 from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
+from tests.writes import rows_written, tables_written
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +119,28 @@ def test_a_decision_from_the_page_saves_and_goes_to_the_next_item(client, adjudi
     )
     assert refused.status_code == 422
     assert Adjudication.objects.get(item=first).version == 1
+
+
+def test_the_item_page_writes_nothing_its_script_claims_the_item(client, adjudicator):
+    answered = wsd_answered([["A", "B"], ["C", "D"]])
+    first, second = answered.items
+    client.force_login(adjudicator)
+    before = rows_written()
+    for url in (answered.url(first), answered.url(first) + "?edit=1", answered.url(first) + "?partial=nothing"):
+        client.get(url)
+    assert tables_written(before) == set() and not AdjudicationClaim.objects.exists()
+
+    assert client.post(answered.url(first), {"intent": "claim"}).status_code == 204
+    assert AdjudicationClaim.objects.get(item=first).adjudicator == adjudicator
+    other = person("adjudicator")
+    client.force_login(other)
+    assert client.get(answered.url(first)).status_code == 200  # shown, not claimed
+    opened = client.post(answered.url(first), {"intent": "claim"})
+    assert opened.status_code == 409 and opened[NEXT_HEADER] == answered.url(second)
+    assert "Another adjudicator is working on that item" in client.get(opened[NEXT_HEADER]).content.decode()
+    renewed = client.post(answered.url(first), {"intent": "renew"})
+    assert renewed.status_code == 409 and NEXT_HEADER not in renewed
+    assert AdjudicationClaim.objects.get(item=first).adjudicator == adjudicator
 
 
 def test_the_api_decides_with_the_same_rules(client, adjudicator):

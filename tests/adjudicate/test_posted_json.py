@@ -13,7 +13,7 @@ def test_an_edited_decision_nested_too_deeply_is_refused_and_stores_nothing(clie
     answered = wsd_answered([["A", "B"]])
     (item,) = answered.items
     client.force_login(adjudicator)
-    assert client.get(answered.url(item)).status_code == 200  # claims it
+    assert client.post(answered.url(item), {"intent": "claim"}).status_code == 204
     response = client.post(
         answered.url(item), {"intent": "decide", "source": "edited", "answer": "[" * 100_000, "version": "0"},
         HTTP_HX_REQUEST="true",

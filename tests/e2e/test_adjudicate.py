@@ -1,12 +1,14 @@
 """The adjudication page in the browser, by keyboard alone: choosing mode (1..K, M, Enter)
 and editing mode (E, the subtask's own widget and keys, Esc, Enter) for one subtask of each
-family: choice (wsd), text (morphosyntax), commas, discourse; and no horizontal scroll at 360 px."""
+family: choice (wsd), text (morphosyntax), commas, discourse; the claim the open page makes
+(the GET writes none), which sends a second adjudicator on to the next case; and no horizontal
+scroll at 360 px."""
 
 import re
 
 from playwright.sync_api import Page, expect
 
-from annotation.models import Adjudication
+from annotation.models import Adjudication, AdjudicationClaim
 from annotation.subtasks.widgets.discourse import units_in_text_order
 from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
 from tests.widgets.test_commas import RECORD as COMMAS_RECORD
@@ -59,6 +61,31 @@ def test_wsd_choosing_mode_takes_an_answer_and_the_majority(page: Page, live_ser
     expect_done(page, answered)
     assert decision(answered.items[0]) == ({"answer": "B"}, "annotation")
     assert decision(answered.items[1]) == ({"answer": "D"}, "majority")
+
+
+def test_the_open_page_claims_its_item_and_a_second_adjudicator_goes_on(page: Page, live_server, login, browser,
+                                                                        record_foreign_requests):
+    answered = wsd_answered([["A", "B"], ["C", "D"]])
+    first, second = answered.items
+    claim_url = live_server.url + answered.url(first)
+    with page.expect_response(lambda response: response.request.method == "POST" and response.url == claim_url) as claimed:
+        holder = start(page, live_server, login, answered)
+    assert claimed.value.status == 204
+    assert AdjudicationClaim.objects.get(item=first).adjudicator == holder
+
+    context = browser.new_context()
+    foreign = record_foreign_requests(context)
+    try:
+        other = context.new_page()
+        login(other, person("adjudicator"))
+        other.goto(live_server.url + answered.url(first))
+        expect_item(other, answered, 1)
+        expect(other.locator(".messages")).to_contain_text(re.compile("Another adjudicator|inny superarbiter"))
+    finally:
+        context.close()
+    assert not foreign
+    assert AdjudicationClaim.objects.get(item=first).adjudicator == holder
+    assert AdjudicationClaim.objects.get(item=second).adjudicator != holder
 
 
 def test_wsd_editing_mode_uses_the_widget_keys_and_esc_returns(page: Page, live_server, login):

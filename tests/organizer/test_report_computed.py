@@ -7,11 +7,13 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db.models import Count, Max, Q
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import default_task_backend
 
+from annotation.datasets.organizing import withdraw_item
 from annotation.models import (
     Adjudication,
     Annotation,
@@ -90,6 +92,21 @@ def test_the_data_version_changes_with_everything_a_report_reads_and_only_then(w
     assert len(set(keys)) == len(keys)
 
 
+def test_the_data_version_is_its_aggregates_read_in_one_statement(wsd_dataset, django_assert_num_queries):
+    withdraw_item(wsd_dataset.items.order_by("ordinal").first(), make_user("organizer"), "Zepsute.")
+    with django_assert_num_queries(2):  # the settings, then every aggregate
+        version = dataset_version(wsd_dataset)
+    answers = Annotation.objects.filter(item__dataset=wsd_dataset).aggregate(
+        n=Count("pk"), submitted=Count("pk", filter=Q(status="submitted")), last_changed=Max("updated_at"),
+        last_submitted=Max("submitted_at"), last_id=Max("pk"))
+    items = wsd_dataset.items.aggregate(n=Count("pk"), withdrawn=Count("withdrawn_at"), last_withdrawn=Max("withdrawn_at"),
+                                        last_id=Max("pk"))
+    iso = {"last_changed", "last_submitted", "last_withdrawn"}
+    assert version["answers"] == {key: value.isoformat() if key in iso else value for key, value in answers.items()}
+    assert version["items"] == {key: value.isoformat() if key in iso else value for key, value in items.items()}
+    assert version["training"] == {"n": 0, "finished": 0, "last_finished": None, "released": 0, "last_released": None}
+
+
 @override_settings(TASKS=DUMMY)
 def test_two_requests_of_one_version_start_one_computation(wsd_dataset):
     default_task_backend.clear()
@@ -107,6 +124,37 @@ def test_two_requests_of_one_version_start_one_computation(wsd_dataset):
     # The database refuses a second row of the same version.
     with pytest.raises(Exception):  # noqa: B017 (IntegrityError inside the test's transaction)
         StoredReport.objects.create(dataset=wsd_dataset, version=first.version, **OPTIONS)
+
+
+@override_settings(TASKS=DUMMY)
+def test_a_computation_whose_worker_died_is_started_again_after_20_minutes(wsd_dataset):
+    default_task_backend.clear()
+    row = request_report(dataset=wsd_dataset, **OPTIONS)
+    StoredReport.objects.filter(pk=row.pk).update(status=StoredReport.Status.RUNNING,
+                                                  started_at=timezone.now() - timedelta(minutes=19))
+    assert request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True) is None  # still under way
+    # Asked for long ago, taken 21 minutes ago and never finished: its worker died.
+    StoredReport.objects.filter(pk=row.pk).update(requested_at=timezone.now() - timedelta(minutes=40),
+                                                  started_at=timezone.now() - timedelta(minutes=21))
+    restarted = request_report(dataset=wsd_dataset, **OPTIONS)
+    assert (restarted.pk, restarted.status, restarted.started_at) == (row.pk, StoredReport.Status.PENDING, None)
+    assert [result.task.name for result in default_task_backend.results] == ["compute_report"] * 2
+    assert run_computation(row.pk) and StoredReport.objects.get().status == StoredReport.Status.DONE
+
+    # Abandoned on older data: it ends as failed, and the data as it is is computed instead.
+    new_answer(wsd_dataset)
+    old = request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True)
+    StoredReport.objects.filter(pk=old.pk).update(status=StoredReport.Status.RUNNING,
+                                                  started_at=timezone.now() - timedelta(minutes=21))
+    new_answer(wsd_dataset, "ann4")
+    newer = request_report(dataset=wsd_dataset, **OPTIONS, now_asked=True)
+    assert newer.pk != old.pk and newer.status == StoredReport.Status.PENDING
+    old.refresh_from_db()
+    assert (old.status, old.error) == (StoredReport.Status.FAILED, computing.ABANDONED_ERROR)
+    # A computation waiting 20 minutes lost its task: asked for again.
+    StoredReport.objects.filter(pk=newer.pk).update(requested_at=timezone.now() - timedelta(minutes=21))
+    assert request_report(dataset=wsd_dataset, **OPTIONS).pk == newer.pk
+    assert len(default_task_backend.results) == 5
 
 
 @override_settings(TASKS=DUMMY)

@@ -14,6 +14,7 @@ from annotation.results.agreement import dataset_answers
 from annotation.results.exporting import build_submission
 from annotation.training import services as training_service
 from tests.training.conftest import EXPLANATION_MARK
+from tests.writes import rows_written, tables_written
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,19 @@ def test_an_annotator_starts_with_the_training_round_and_below_the_threshold_get
     assert "below the threshold" in outcome.content.decode()
     assert real_items_refused(client, dataset, annotator)
     assert not Annotation.objects.exists()
+
+
+def test_the_training_pages_write_nothing_the_first_answer_starts_the_round(setup):
+    dataset, annotator, client = setup
+    urls = [reverse("annotate_continue", args=[dataset.pk]), reverse("training_round", args=[dataset.pk]),
+            *(reverse("training_item", args=[dataset.pk, number]) for number in (1, 2))]
+    before = rows_written()
+    assert all(client.get(url).status_code in (200, 302) for url in urls)
+    assert tables_written(before) == set() and not TrainingRound.objects.exists()
+    answer_round(client, dataset, "A")
+    before = rows_written()
+    assert all(client.get(url).status_code in (200, 302) for url in urls)
+    assert tables_written(before) == set() and TrainingRound.objects.get(annotator=annotator)
 
 
 def test_a_retry_is_a_fresh_round_and_passing_it_opens_the_items(setup):
