@@ -76,7 +76,7 @@ class Unit:
         return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
 
 
-MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in app.css)
+MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in discourse.css)
 
 
 @dataclass(frozen=True)
