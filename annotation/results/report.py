@@ -32,7 +32,7 @@ from scoring.breakdown import breakdown
 from scoring.evaluate import Counted, compare_records, read_gold, read_predictions, resample_together, score_records
 from scoring.intervals import interval_keys, units
 from scoring.jsonl import jsonl_bytes
-from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
+from scoring.subtasks import SUBTASKS, Subtask, get_subtask
 
 RESAMPLES = 1000
 
@@ -355,7 +355,7 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
                      if row["kind"] == "model"})
     columns = [*HUMAN_COLUMNS, *models]
     rows, footnotes = [], []
-    for key in SUBTASK_KEYS:
+    for key in SUBTASKS:
         report = reports.get(key)
         row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
                "dataset_id": report["dataset_id"] if report else None,
