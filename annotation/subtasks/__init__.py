@@ -23,8 +23,8 @@ default (the raw JSON widget shows how a default stands in for a whole part):
   is; default the share of common items with equal answers (scoring's default ``pair_agreement``).
 
 Code shared by a family of subtasks sits in a module of its own beside the folders
-(``annotation/subtasks/choice.py``: the four-way choices). The folders' own modules are
-imported only through here or by each other.
+(``annotation/subtasks/choice.py``: the four-way choices), so no subtask key is the name of a
+module here. The folders' own modules are imported only through here or by each other.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ class Widget:
 
 
 def widget_for(subtask: str) -> Widget:
+    """The ``WIDGET`` of the subtask's folder; the raw JSON form where it has none."""
     widget = part(subtask, "WIDGET", None)
     if widget is None:
         from annotation.subtasks.widgets.raw import raw_widget  # raw imports Widget from here
