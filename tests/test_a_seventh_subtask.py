@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -106,6 +107,16 @@ def test_the_registries_find_the_seventh_subtask_by_its_folders(seventh):
     assert annotation.subtasks.app_module(KEY).__file__.startswith(str(PLUGIN))
     assert scoring_main(["check-inputs", KEY, str(PLUGIN / "demo" / KEY / "dev.inputs.jsonl"),
                          "--gold", str(PLUGIN / "demo" / KEY / "dev.gold.jsonl")]) == 0
+
+
+def test_the_import_page_offers_and_imports_the_seventh_subtask(seventh):
+    client = client_of(make_user("organizer"))
+    url = reverse("organizer_import")
+    assert f'<option value="{KEY}">' in client.get(url).content.decode()
+    response = client.post(url, {"name": "toy", "subtask": KEY, "inputs": SimpleUploadedFile("i.jsonl", jsonl(INPUTS)),
+                                 "gold": SimpleUploadedFile("g.jsonl", jsonl(GOLD))})
+    assert response.status_code == 302
+    assert Dataset.objects.get(name="toy", subtask=KEY).items.filter(gold__isnull=False).count() == 4
 
 
 def test_an_unknown_subtask_is_refused_by_the_import_with_the_known_keys(seventh):
