@@ -91,11 +91,12 @@ def make_users(prefix: str, count: int) -> list:
 def realistic_answer(subtask: str, item: dict, gold: dict, rng: random.Random) -> dict:
     """The demo raters' answer (mostly the gold, sometimes a typical slip); the gold answer
     when the slip is one the item page refuses."""
-    from annotation.demo_answers import demo_answer, gold_answer
+    from annotation.demo_answers import demo_answer
     from annotation.subtasks.rules import rule_refusals
+    from scoring.subtasks import get_subtask
 
     answer = demo_answer(subtask, item, gold, rng)
-    return gold_answer(subtask, gold) if rule_refusals(subtask, answer, item) else answer
+    return get_subtask(subtask).gold_answer_fields(gold) if rule_refusals(subtask, answer, item) else answer
 
 
 def answer_campaign(datasets: list, annotators: list) -> None:

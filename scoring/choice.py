@@ -12,8 +12,10 @@ right, macro-F1 is 0.25, not 1.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING
 
-from scoring.metrics import prf, ratio
+from scoring.metrics import combined, prf, ratio
 from scoring.problems import Problem
 from scoring.reliability import (
     AnswerTable,
@@ -24,6 +26,9 @@ from scoring.reliability import (
     nominal_alpha,
     observed_agreement,
 )
+
+if TYPE_CHECKING:
+    from scoring.subtasks import Subtask
 
 LABELS = ("A", "B", "C", "D")
 ANSWER_FIELDS = ("answer",)
@@ -104,3 +109,31 @@ def agreement_figures(table: AnswerTable, figures: Figures) -> None:
 
 def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     return majority_by_value(answers, answer_value)
+
+
+# The report: per-label figures and the confusion matrix (scoring.breakdown).
+
+# Columns of a confusion matrix for answers that are no label: not answered, or not A-D.
+NO_LABEL = "none"
+MACRO_F1_NOTE = (
+    "macro-F1 averages the F1 of the four labels A-D, as the benchmark defines it: a label that "
+    "neither the gold nor the answers of a (small) scored subset contain has F1 0 and pulls the average down"
+)
+
+
+def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    labels = list(LABELS)
+    confusion = {label: dict.fromkeys([*labels, NO_LABEL], 0) for label in labels}
+    for record in gold:
+        answer = pred.get(record["id"], {}).get("answer")
+        confusion[record["answer"]][answer if answer in labels else NO_LABEL] += 1
+    return {
+        "per_label": combined(subtask, rows)["per_label"],
+        "confusion": {"labels": labels, "columns": [*labels, NO_LABEL], "rows": confusion},
+        "note": MACRO_F1_NOTE,
+    }
+
+
+def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
+    """Every pair of different labels given."""
+    return [f"{first}/{second}" for first, second in combinations(sorted({answer["answer"] for answer in answers}), 2)]

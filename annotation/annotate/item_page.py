@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
 from annotation.models import subtask_title
+from annotation.subtasks import part
 from annotation.subtasks.item_fields import annotator_payload
 from annotation.subtasks.widgets import widget_for
 
@@ -51,6 +52,9 @@ def script_messages(language: str | None, *, training: bool = False) -> dict[str
     return messages
 
 
+# The guidelines of a subtask whose folder names none (annotation.subtasks).
+DEFAULT_GUIDELINE = "annotation/guidelines/default.html"
+
 def widget_page(
     request: HttpRequest,
     template: str,
@@ -87,7 +91,7 @@ def widget_page(
         "payload": payload,
         "answer": answer,
         "widget": widget,
-        "guideline_template": f"annotation/guidelines/{subtask}.html",
+        "guideline_template": part(subtask, "GUIDELINE_TEMPLATE", DEFAULT_GUIDELINE),
         "config": config,
         "problems": problems or [],
         **widget.context(payload, answer),

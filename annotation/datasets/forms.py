@@ -7,15 +7,21 @@ from django.utils.translation import gettext_lazy as _
 
 from annotation.core.files import UploadField
 from annotation.core.roles import ANNOTATOR
-from annotation.models import SUBTASK_CHOICES, Dataset
+from annotation.models import Dataset
 from annotation.subtasks.limits import MAX_COMMENT
+from scoring.subtasks import SUBTASKS
+
+
+def subtask_choices() -> list[tuple[str, str]]:
+    """The registry's keys, read when the form is drawn (a subtask added later is listed)."""
+    return [(key, key) for key in SUBTASKS]
 
 
 class ImportForm(forms.Form):
     name = forms.CharField(
         label=_("Dataset name"), max_length=Dataset._meta.get_field("name").max_length
     )
-    subtask = forms.ChoiceField(label=_("Subtask"), choices=SUBTASK_CHOICES)
+    subtask = forms.ChoiceField(label=_("Subtask"), choices=subtask_choices)
     inputs = UploadField(label=_("Inputs (JSONL)"))
     gold = UploadField(label=_("Gold (JSONL, optional)"), required=False)
     gold_synthetic = forms.BooleanField(

@@ -37,7 +37,7 @@ from annotation.subtasks import limits
 from annotation.subtasks.item_fields import answer_key_problems
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
-from scoring.subtasks import get_subtask
+from scoring.subtasks import SUBTASKS, get_subtask
 from scoring.validation import answer_line_problems, input_line_problems, repeated_ids
 
 BATCH_SIZE = 2000
@@ -124,6 +124,9 @@ def import_dataset(
 ) -> Dataset:
     """Create a dataset from one inputs file (and optionally its gold, which covers every item
     unless ``gold_partial``) or raise Refused."""
+    if subtask not in SUBTASKS:  # the schema lists no keys: the registry is the one list
+        raise Refused([Problem("subtask", _("is not a known subtask (known: %(keys)s)") % {"keys": ", ".join(SUBTASKS)},
+                               "unknown_subtask", params={"value": subtask})])
     problems = _Problems()
     problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
     try:

@@ -1,7 +1,7 @@
 """The app's models, one module per concern; every name is re-exported here, so
 ``from annotation.models import X`` is the way to import any of them.
 
-datasets       Dataset, Item, GoldAnswer, Assignment, Flag, RemovalRecord (and SUBTASK_CHOICES, subtask_title)
+datasets       Dataset, Item, GoldAnswer, Assignment, Flag, RemovalRecord (and subtask_title)
 answers        Annotation, AnnotationRevision
 training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
@@ -12,21 +12,11 @@ they were split from."""
 
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
-from annotation.models.datasets import (
-    SUBTASK_CHOICES,
-    Assignment,
-    Dataset,
-    Flag,
-    GoldAnswer,
-    Item,
-    RemovalRecord,
-    subtask_title,
-)
+from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
 from annotation.models.results import Campaign, ModelSubmission, StoredReport, StoredReportPart
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
-    "SUBTASK_CHOICES",
     "subtask_title",
     "Dataset",
     "Item",

@@ -13,9 +13,9 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 
 from annotation.datasets.progress import withdrawn_items
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
@@ -24,7 +24,6 @@ from scoring.jsonl import Line
 from scoring.problems import Problem
 from scoring.reliability import AnswerTable
 from scoring.subtasks import get_subtask
-from scoring.subtasks.commas import marker_count, marker_counts
 from scoring.validation import submission_line
 
 
@@ -97,11 +96,18 @@ def dataset_answers(dataset: Dataset, usernames: Collection[str] | None = None) 
     return DatasetAnswers(dataset, items, annotators, read.table, submitted, dict(active_ms), dict(lines), read.faults)
 
 
+# What a cell of the annotator-by-annotator table is, for a subtask whose folder does not say
+# (scoring's default pair_agreement; annotation.subtasks).
+PAIR_AGREEMENT_TEXT = gettext_lazy(
+    "Each cell: the share of the items both answered on which their answers are equal (their number in brackets)."
+)
+
+
 @dataclass(frozen=True)
 class PairAgreement:
     other: str
     common: int  # items both answered validly
-    value: float | None  # None when there is no common item (or, discourse, no non-root DU)
+    value: float | None  # the subtask's pair_agreement; None when there is no common item (or it says none)
 
 
 @dataclass(frozen=True)
@@ -124,24 +130,10 @@ class AnnotatorAgreement:
         return sum(value * common for value, common in weighted) / total if total else None
 
 
-def _pair_value(key: str, reference: dict[str, dict], other: dict[str, dict], common: list[str]) -> float | None:
-    """Observed agreement of two annotators on their common items; for discourse, the LAS of
-    ``other`` with ``reference`` as gold."""
-    if not common:
-        return None
-    if key == "discourse":
-        scored = get_subtask(key).metric([{"id": item_id, **reference[item_id]} for item_id in common],
-                                         {item_id: other[item_id] for item_id in common})
-        return scored["las"] if scored["n_attachments"] else None
-    value = get_subtask(key).answer_value
-    equal = sum(value(reference[item_id]) == value(other[item_id]) for item_id in common)
-    return equal / len(common)
-
-
 def annotator_agreement(answers: DatasetAnswers, gold: dict[str, dict]) -> list[AnnotatorAgreement]:
     """Per annotator: agreement with each other annotator on their common items, the main
     score against ``gold`` (external id -> gold line) on their answered items, median active time."""
-    key = answers.dataset.subtask
+    subtask = get_subtask(answers.dataset.subtask)
     order = [item.external_id for item in answers.items]
     files = answers.files
     rows = []
@@ -153,9 +145,10 @@ def annotator_agreement(answers: DatasetAnswers, gold: dict[str, dict]) -> list[
                 cells.append(None)
             else:
                 common = [item_id for item_id in order if item_id in mine and item_id in files[other]]
-                cells.append(PairAgreement(other, len(common), _pair_value(key, mine, files[other], common)))
+                cells.append(PairAgreement(other, len(common), subtask.pair_agreement(
+                    subtask, {item_id: mine[item_id] for item_id in common}, files[other])))
         graded = [gold[item_id] for item_id in order if item_id in mine and item_id in gold]
-        score = get_subtask(key).metric(graded, mine)["score"] if graded else None
+        score = subtask.metric(graded, mine)["score"] if graded else None
         times = answers.active_ms.get(username, [])
         rows.append(AnnotatorAgreement(
             username=username,
@@ -183,62 +176,15 @@ class Disagreement:
     answers: dict[str, str] = field(default_factory=dict)  # username -> their valid normalised answer as JSON
 
 
-def _labels_kinds(answers: list[dict], item: dict) -> list[str]:
-    """Every pair of different labels given."""
-    return [f"{first}/{second}" for first, second in combinations(sorted({answer["answer"] for answer in answers}), 2)]
-
-
-def _morphosyntax_kinds(answers: list[dict], item: dict) -> list[str]:
-    kinds = []
-    if len({answer["answer"] for answer in answers}) > 1:
-        kinds.append("POPRAWNE/NIEPOPRAWNE")
-    corrections = {answer["corrected_sentence"] for answer in answers if answer["answer"] == "NIEPOPRAWNE"}
-    if len(corrections) > 1:
-        kinds.append("correction")
-    return kinds
-
-
-def _numerals_kinds(answers: list[dict], item: dict) -> list[str]:
-    return ["form"]
-
-
-def _commas_kinds(answers: list[dict], item: dict) -> list[str]:
-    counts = marker_counts(answers, marker_count(item["sentence_with_positions"]))
-    return [f"[{marker}]" for marker, values in enumerate(counts, start=1) if len(values) > 1]
-
-
-def _discourse_kinds(answers: list[dict], item: dict) -> list[str]:
-    """Every relation (ROOT for the root) given to a DU on which the answers differ."""
-    relations: set[str] = set()
-    units = [{unit["du_id"]: unit for unit in answer["discourse_units"]} for answer in answers]
-    for du in item["discourse_units"]:
-        attachments = {(tree[du["du_id"]]["head"], tree[du["du_id"]]["relation"]) for tree in units}
-        if len(attachments) > 1:
-            relations.update(relation or "ROOT" for _, relation in attachments)
-    return sorted(relations)
-
-
-# What a disagreement is about, per subtask (a subtask without an entry lists none).
-DISAGREEMENT_KINDS = {
-    "wsd": _labels_kinds,
-    "coreference": _labels_kinds,
-    "numerals": _numerals_kinds,
-    "morphosyntax": _morphosyntax_kinds,
-    "commas": _commas_kinds,
-    "discourse": _discourse_kinds,
-}
-
-
 def disagreements(answers: DatasetAnswers) -> list[Disagreement]:
     """The items where two submitted (valid) answers differ after normalisation, in input order."""
-    key = answers.dataset.subtask
-    value = get_subtask(key).answer_value
+    subtask = get_subtask(answers.dataset.subtask)
     files = answers.files
     found = []
     for item in answers.items:
         given = {username: mine[item.external_id] for username, mine in files.items() if item.external_id in mine}
-        if len({value(answer) for answer in given.values()}) > 1:
-            kinds = DISAGREEMENT_KINDS[key](list(given.values()), item.payload) if key in DISAGREEMENT_KINDS else []
+        if len({subtask.answer_value(answer) for answer in given.values()}) > 1:
+            kinds = subtask.disagreement_kinds(list(given.values()), item.payload)
             shown = {username: json.dumps(answer, ensure_ascii=False) for username, answer in given.items()}
             found.append(Disagreement(item, kinds, shown))
     return found

@@ -38,6 +38,7 @@ from annotation.results import selectors
 from annotation.results.formats import FORMATS, campaign_file, campaign_grid, report_file
 from annotation.results.plots import Plot, report_plots
 from annotation.results.report import campaign_report, dataset_report
+from annotation.subtasks import part
 
 # A computation still running this long after a worker took it died with its worker (one
 # still waiting this long after it was asked for lost its task): the next request restarts it.
@@ -196,6 +197,9 @@ def run_computation(pk: int) -> bool:
     return True
 
 
+# How the report draws the breakdown of a subtask whose folder names no template (annotation.subtasks).
+DEFAULT_BREAKDOWN = "annotation/organizer/breakdowns/default.html"
+
 def report_query(seed: int, exclude_below_control: bool) -> str:
     """What every link of a report page keeps: the same seed and the same sources."""
     return urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude_below_control else {})})
@@ -206,7 +210,8 @@ def body_context(row: StoredReport, report: dict, plots: list[Plot]) -> dict:
     context = {"report": report, "formats": FORMATS, "query": report_query(row.seed, row.exclude_below_control)}
     if row.dataset_id is not None:
         # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
-        return {**context, "dataset": row.dataset, "plots": [(plot, mark_safe(plot.svg)) for plot in plots]}
+        return {**context, "dataset": row.dataset, "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
+                "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN)}
     headers, grid = campaign_grid(report)
     return {**context, "campaign": row.campaign, "table": report, "headers": headers,
             "rows": [(table_row, cells[1:]) for table_row, cells in zip(report["rows"], grid)]}

@@ -46,7 +46,7 @@ from scoring.evaluate import (
 from scoring.intervals import interval_keys, score_intervals, units
 from scoring.jsonl import jsonl_bytes
 from scoring.significance import holm
-from scoring.subtasks import SUBTASK_KEYS, Subtask, get_subtask
+from scoring.subtasks import SUBTASKS, Subtask, get_subtask
 
 RESAMPLES = 1000
 
@@ -536,7 +536,7 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
     columns = [*CAMPAIGN_HUMAN_COLUMNS, *models]
     human_kind = campaign.human_source
     rows, footnotes = [], []
-    for key in SUBTASK_KEYS:
+    for key in SUBTASKS:
         report = reports.get(key)
         row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
                "dataset_id": report["dataset_id"] if report else None,

@@ -25,7 +25,7 @@ from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.models import Campaign, Dataset, ModelSubmission, StoredReportPart
 from annotation.results import selectors
-from annotation.results.agreement import agreement_report
+from annotation.results.agreement import PAIR_AGREEMENT_TEXT, agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
 from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import build_export, build_submission
@@ -35,6 +35,7 @@ from annotation.results.forms import CampaignForm, ModelSubmissionForm
 from annotation.results.plots import Plot
 from annotation.results.report import DEFAULT_SEED
 from annotation.results.services import create_campaign, delete_model_submission, upload_model_submission
+from annotation.subtasks import part
 from annotation.subtasks.problem_texts import organizer_problems
 
 
@@ -303,7 +304,8 @@ def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
     report = agreement_report(dataset)
     kind = request.GET.get("kind", "")
     shown = [disagreement for disagreement in report.disagreements if not kind or kind in disagreement.kinds]
-    context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown}
+    context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown,
+               "pair_agreement_text": part(dataset.subtask, "PAIR_AGREEMENT_TEXT", PAIR_AGREEMENT_TEXT)}
     if request.htmx:
         return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)
     return TemplateResponse(request, "annotation/organizer/agreement.html", context)

@@ -8,22 +8,18 @@ application's, applied by the save service (answers, flag comments) and the impo
 - any stored JSON value (item record, answer) is nested at most ``MAX_DEPTH`` levels;
 - every string of an item record has at most ``MAX_ITEM_TEXT`` characters;
 - a flag comment has at most ``MAX_COMMENT`` characters;
-- answers, derived from their item:
-  - morphosyntax: ``corrected_sentence`` at most twice the sentence plus ``TEXT_MARGIN``;
-  - numerals: ``answer`` at most ``NUMERAL_CHARACTERS_PER_DIGIT`` characters per digit of the
-    target plus ``TEXT_MARGIN``;
-  - commas: ``commas`` and ``optional`` at most as many entries as the sentence has
-    positions, each entry within 1..(number of positions) when it is an integer;
-  - discourse: at most as many entries in ``discourse_units`` as the passage has units;
-  - every other string of an answer (labels, du_ids, relations) at most ``MAX_LABEL``
-    characters, or the longest du_id of the passage if that is longer.
+- answers, derived from their item by the subtask's ``answer_limits`` part
+  (``annotation/subtasks/<key>/answers.py``: a longest text per field, e.g. a correction at
+  most twice the sentence plus ``TEXT_MARGIN``; a longest label; entries per list); by default,
+  and for every string the subtask names no limit of, at most ``MAX_LABEL`` characters.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
-from annotation.subtasks.widgets.markup import NUMERAL_TARGET, POSITION
+from annotation.subtasks import part
 from scoring.problems import Problem
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -44,7 +40,17 @@ MAX_LABEL = 64
 TEXT_MARGIN = 100
 
 
-NUMERAL_CHARACTERS_PER_DIGIT = 40
+@dataclasses.dataclass(frozen=True)
+class AnswerLimits:
+    """What one answer to one item may hold (a subtask's ``answer_limits`` part)."""
+
+    text_limits: dict[str, int] = dataclasses.field(default_factory=dict)  # field path -> its longest string
+    label_limit: int = MAX_LABEL  # the longest of every other string
+    problems: list[Problem] = dataclasses.field(default_factory=list)  # the answer's other limits broken (entries...)
+
+
+def no_answer_limits(answer: dict, item: dict) -> AnswerLimits:
+    return AnswerLimits()
 
 
 def too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
@@ -99,39 +105,10 @@ def answer_limit_problems(subtask: str, answer: dict, item: dict) -> list[Proble
     """The limits of one answer (draft or submitted) to ``item``."""
     if too_deep(answer):
         return [depth_problem("answer")]
-    text_limits: dict[str, int] = {}
-    problems: list[Problem] = []
-    label_limit = MAX_LABEL
-    if subtask == "morphosyntax":
-        text_limits["corrected_sentence"] = 2 * len(item.get("sentence", "")) + TEXT_MARGIN
-    elif subtask == "numerals":
-        digits = sum(len(match.group("body")) for match in NUMERAL_TARGET.finditer(item.get("sentence", "")))
-        text_limits["answer"] = NUMERAL_CHARACTERS_PER_DIGIT * digits + TEXT_MARGIN
-    elif subtask == "commas":
-        positions = len(POSITION.findall(item.get("sentence_with_positions", "")))
-        problems += _position_problems(answer, positions)
-    elif subtask == "discourse":
-        units = item.get("discourse_units", [])
-        label_limit = max([MAX_LABEL, *(len(str(unit.get("du_id", ""))) for unit in units if isinstance(unit, dict))])
-        entries = answer.get("discourse_units")
-        if isinstance(entries, list) and len(entries) > len(units):
-            problems.append(Problem("discourse_units", f"has more than {len(units)} entries", "too_many"))
+    limits = part(subtask, "answer_limits", no_answer_limits)(answer, item)
+    problems = list(limits.problems)
     for field, text in strings(answer):
-        limit = text_limits.get(field, label_limit)
+        limit = limits.text_limits.get(field, limits.label_limit)
         if len(text) > limit:
             problems.append(Problem(field, f"is longer than {limit} characters", "too_long"))
-    return problems
-
-
-def _position_problems(answer: dict, positions: int) -> list[Problem]:
-    problems = []
-    for name in ("commas", "optional"):
-        entries = answer.get(name)
-        if not isinstance(entries, list):
-            continue
-        if len(entries) > positions:
-            problems.append(Problem(name, f"has more than {positions} entries", "too_many"))
-        elif any(isinstance(entry, int) and not isinstance(entry, bool) and not 1 <= entry <= positions
-                 for entry in entries):
-            problems.append(Problem(name, f"names a position outside 1..{positions}", "unknown_marker"))
     return problems

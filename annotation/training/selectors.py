@@ -66,7 +66,7 @@ def round_state(training_round: TrainingRound) -> RoundState:
 class Feedback:
     answer: TrainingAnswer
     gold: dict  # the gold answer fields
-    accepted: list[str]  # numerals: every accepted form; otherwise empty
+    accepted: list[str]  # every answer text the gold accepts (the scorer's accepted_forms: numerals)
     explanation: str
     differences: Differences
 
@@ -82,7 +82,7 @@ def feedback(answer: TrainingAnswer, your_label: str, gold_label: str) -> Feedba
     return Feedback(
         answer=answer,
         gold=gold,
-        accepted=list(gold_line.get("answers", [])) if subtask == "numerals" else [],
+        accepted=get_subtask(subtask).accepted_forms(gold_line),
         explanation=explanation,
         differences=differences(subtask, item.payload, [(your_label, answer.answer)], reference=(gold_label, gold)),
     )

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from scoring.metrics import prf, ratio
+from scoring.metrics import combined, prf, ratio
 from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, alpha, masi_distances, nominal_alpha, observed_agreement
 from scoring.text import is_int
+
+if TYPE_CHECKING:
+    from scoring.subtasks import Subtask
 
 NUMBER = 6
 TITLE = "Comma placement"
@@ -164,3 +168,35 @@ def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
         "commas": [marker for marker, value in enumerate(winners, start=1) if value == "required"],
         "optional": [marker for marker, value in enumerate(winners, start=1) if value == "optional"],
     }, None
+
+
+# The report: exact-set accuracy by the number of gold commas, and the required commas' precision and recall.
+COMMA_BUCKETS = ("0", "1", "2", "3+")
+
+
+def _comma_bucket(record: dict) -> str:
+    return COMMA_BUCKETS[min(len(record["commas"]), len(COMMA_BUCKETS) - 1)]
+
+
+def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    buckets = [_comma_bucket(record) for record in gold]
+    by_bucket = []
+    for bucket in COMMA_BUCKETS:
+        group = [row for row_bucket, row in zip(buckets, rows) if row_bucket == bucket]
+        by_bucket.append({
+            "gold_commas": bucket,
+            "n_items": len(group),
+            "exact_set_accuracy": combined(subtask, group)["exact_set_accuracy"] if group else None,
+        })
+    figures = combined(subtask, rows)
+    return {
+        "by_gold_commas": by_bucket,
+        "required_precision": figures["micro_precision"],
+        "required_recall": figures["micro_recall"],
+    }
+
+
+def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
+    """Every position whose state (required, optional, none) differs."""
+    counts = marker_counts(answers, marker_count(item["sentence_with_positions"]))
+    return [f"[{marker}]" for marker, values in enumerate(counts, start=1) if len(values) > 1]

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
-from scoring.metrics import column_totals, ratio
+from scoring.metrics import column_totals, combined, ratio
 from scoring.problems import MESSAGES, TREE_CODES, Problem, problem
 from scoring.reliability import AnswerTable, Figures, Undefined, nominal_alpha, strict_majority
+
+if TYPE_CHECKING:
+    from scoring.subtasks import Subtask
 
 NUMBER = 5
 TITLE = "Universal discourse parsing"
@@ -297,3 +301,46 @@ def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     if tree_problems([unit["du_id"] for unit in item["discourse_units"]], units):
         return None, "invalid tree"
     return {"discourse_units": units}, None
+
+
+# The report: the figures with an interval, and the most frequent relation confusions.
+TOP_RELATION_PAIRS = 10
+
+
+def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    figures = combined(subtask, rows)
+    pairs: Counter[tuple[str, str]] = Counter()
+    for record in gold:
+        units = pred.get(record["id"], {}).get("discourse_units")
+        predicted: dict[str, dict] = {}
+        for unit in units if isinstance(units, list) else []:
+            if isinstance(unit, dict) and isinstance(unit.get("du_id"), str):
+                predicted.setdefault(unit["du_id"], unit)  # the first unit of a du_id, as the metric reads it
+        for unit in record["discourse_units"]:
+            guess = predicted.get(unit["du_id"])
+            if unit["head"] is not None and guess is not None and guess.get("head") == unit["head"] \
+                    and guess.get("relation") != unit["relation"]:
+                pairs[(unit["relation"], str(guess.get("relation")))] += 1
+    top = sorted(pairs.items(), key=lambda pair: (-pair[1], pair[0]))[:TOP_RELATION_PAIRS]
+    return {
+        **{name: figures[name] for name in INTERVAL_FIGURES},
+        "relation_confusions": [{"gold": gold_relation, "predicted": predicted, "count": count}
+                                for (gold_relation, predicted), count in top],
+    }
+
+
+def pair_agreement(subtask: Subtask, reference: dict[str, dict], other: dict[str, dict]) -> float | None:
+    """The LAS of ``other`` with ``reference`` as gold; None without an attachment to score."""
+    scored = subtask.metric([{"id": item_id, **answer} for item_id, answer in reference.items()], other)
+    return scored["las"] if scored["n_attachments"] else None
+
+
+def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
+    """Every relation (ROOT for the root) given to a DU on which the answers differ."""
+    relations: set[str] = set()
+    units = [{unit["du_id"]: unit for unit in answer["discourse_units"]} for answer in answers]
+    for du in item["discourse_units"]:
+        attachments = {(tree[du["du_id"]]["head"], tree[du["du_id"]]["relation"]) for tree in units}
+        if len(attachments) > 1:
+            relations.update(relation or ROOT for _, relation in attachments)
+    return sorted(relations)

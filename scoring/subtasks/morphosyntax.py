@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from scoring.metrics import prf, ratio
+from scoring.metrics import combined, prf, ratio
 from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, Undefined, majority_by_value, nominal_alpha
 from scoring.text import clean_text
+
+if TYPE_CHECKING:
+    from scoring.subtasks import Subtask
 
 NUMBER = 1
 TITLE = "Morphosyntactic error detection and correction"
@@ -113,3 +117,25 @@ def agreement_figures(table: AnswerTable, figures: Figures) -> None:
 
 def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     return majority_by_value(answers, answer_value)
+
+
+def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    column = {name: index for index, name in enumerate(subtask.count_names)}
+    # "true_positives": gold and prediction both NIEPOPRAWNE; "full": the correction is accepted too.
+    both_incorrect = sum(row[column["true_positives"]] for row in rows)
+    corrected = sum(row[column["full"]] for row in rows if row[column["true_positives"]])
+    return {
+        "label_accuracy": combined(subtask, rows)["label_accuracy"],
+        "correction_accuracy": ratio(corrected, both_incorrect),
+        "n_both_incorrect": both_incorrect,
+    }
+
+
+def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
+    kinds = []
+    if len({answer["answer"] for answer in answers}) > 1:
+        kinds.append(f"{CORRECT}/{INCORRECT}")
+    corrections = {answer["corrected_sentence"] for answer in answers if answer["answer"] == INCORRECT}
+    if len(corrections) > 1:
+        kinds.append("correction")
+    return kinds

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from scoring.metrics import ratio
+from scoring.metrics import combined, ratio
 from scoring.problems import Problem, problem
 from scoring.reliability import AnswerTable, Figures, majority_by_value, nominal_alpha, observed_agreement
 from scoring.text import clean_text
+
+if TYPE_CHECKING:
+    from scoring.subtasks import Subtask
 
 NUMBER = 2
 TITLE = "Contextual numeral inflection"
@@ -87,3 +91,21 @@ def agreement_figures(table: AnswerTable, figures: Figures) -> None:
 
 def majority(answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
     return majority_by_value(answers, answer_value)
+
+
+# The gold line lists every accepted form: the first stands for them all where one answer is shown.
+
+def gold_answer(gold: dict) -> dict:
+    return {"answer": gold["answers"][0]}
+
+
+def accepted_forms(gold: dict) -> list[str]:
+    return list(gold["answers"])
+
+
+def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: list[tuple[int, ...]]) -> dict:
+    return {"exact_match": combined(subtask, rows)["exact_match"]}
+
+
+def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
+    return ["form"]

@@ -12,8 +12,10 @@ from scoring.choice import (
     LABELS,
     agreement_figures,
     answer_value,
+    breakdown,
     check_answer,
     combine,
+    disagreement_kinds,
     line_counts,
     majority,
     normalise,
@@ -21,7 +23,7 @@ from scoring.choice import (
 from scoring.problems import Problem, problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",
-           "agreement_figures", "answer_value", "majority",
+           "agreement_figures", "answer_value", "majority", "breakdown", "disagreement_kinds",
            "NUMBER", "TITLE", "TARGET", "TARGET_OPEN", "TARGET_CLOSE", "check_input"]
 
 NUMBER = 3

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotation.subtasks.widgets import WIDGETS
+from annotation.subtasks.widgets import widget_for
 from tests.annotate.conftest import GOLD_MARK, morphosyntax_records, wsd_records
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.item_pages import htmx_get, htmx_post, item_url
@@ -24,7 +24,7 @@ def test_the_item_page_shows_item_guideline_and_actions(logged_in, wsd_queue):
     for action in ("action-save", "action-previous", "action-skip", "action-flag", "action-keys"):
         assert f'id="{action}"' in page
     assert 'hx-sync="this:queue last"' in page
-    assert "annotation/core.js" in page and WIDGETS["wsd"].script in page
+    assert "annotation/core.js" in page and widget_for("wsd").script in page
 
 
 def test_partials_go_to_the_subtasks_widget(client):
@@ -32,7 +32,7 @@ def test_partials_go_to_the_subtasks_widget(client):
     dataset = make_dataset("morphosyntax", morphosyntax_records(2))
     assign_in_order(dataset, annotator)
     client.force_login(annotator)
-    name = next(iter(WIDGETS["morphosyntax"].partials))
+    name = next(iter(widget_for("morphosyntax").partials))
     url = item_url(dataset, 1) + f"?partial={name}"
     assert htmx_get(client, url).status_code != 404
     assert htmx_get(client, item_url(dataset, 1) + "?partial=no-such-partial").status_code == 404
@@ -55,7 +55,7 @@ def annotator_responses(client, dataset) -> dict[str, str]:
         "api items": reverse("api_dataset_items", args=[dataset.pk]),
         "api annotations": reverse("api_annotations"),
     }
-    for partial in WIDGETS[name].partials:
+    for partial in widget_for(name).partials:
         urls[f"partial {partial}"] = item_url(dataset, 1) + f"?partial={partial}"
     bodies = {label: client.get(url, follow=True, HTTP_HX_REQUEST="true" if "partial" in label else "").content.decode() for label, url in urls.items()}
     saves = {

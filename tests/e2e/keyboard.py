@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from annotation.subtasks.discourse_relations import RELATION_GUIDES
-from annotation.subtasks.widgets.discourse import units_in_text_order
+from annotation.subtasks.discourse.relations import RELATION_GUIDES
+from annotation.subtasks.discourse.widget import units_in_text_order
 
 WORD = re.compile(r"\w+")
 COUNT_KEYS = """

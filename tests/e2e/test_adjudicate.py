@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from annotation.models import Adjudication, AdjudicationClaim
-from annotation.subtasks.widgets.discourse import units_in_text_order
+from annotation.subtasks.discourse.widget import units_in_text_order
 from tests.adjudicate.conftest import answered_dataset, person, wsd_answered
 from tests.widgets.test_commas import RECORD as COMMAS_RECORD
 from tests.widgets.test_discourse import passage

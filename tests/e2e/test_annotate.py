@@ -218,10 +218,7 @@ def test_a_change_that_never_reached_the_server_is_restored_after_reload(page: P
 
 
 def test_the_raw_json_form_answers_by_keyboard(page: Page, login, open_item, queue, page_errors, monkeypatch):
-    from annotation.subtasks import widgets
-    from annotation.subtasks.widgets.raw import raw_widget
-
-    monkeypatch.setitem(widgets.WIDGETS, "wsd", raw_widget("wsd"))  # the fallback of a subtask without a widget
+    monkeypatch.delattr("annotation.subtasks.wsd.WIDGET")  # the fallback of a subtask without a widget
     annotator, dataset = queue
     login(page, annotator)
     open_item(page, item_path(dataset, 1))

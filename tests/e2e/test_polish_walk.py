@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.training.selectors import training_items
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
 from tests.factories import make_user
 from tests.organizer.conftest import sample_files
@@ -131,7 +131,7 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     login(page, annotator)
     assert_polish(page, phrases, "home", annotator=True)
     trained = 0
-    for key in SUBTASK_KEYS:
+    for key in tuple(SUBTASKS):
         assignment = Assignment.objects.select_related("item__gold").get(
             annotator=annotator, dataset__name=f"demo-{key}", position=1
         )

@@ -6,8 +6,8 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from annotation.models import Annotation
+from annotation.subtasks.discourse.widget import units_in_text_order
 from annotation.subtasks.problem_texts import TREE_PROBLEM_TEXTS
-from annotation.subtasks.widgets.discourse import units_in_text_order
 from tests.e2e.outcomes import expect_nothing_submitted, expect_submitted_and_next
 from tests.widgets.test_discourse import passage
 

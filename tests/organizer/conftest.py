@@ -10,7 +10,7 @@ from django.utils import timezone
 from annotation.core.files import SourceFile
 from annotation.datasets.importing import import_dataset
 from annotation.models import Annotation, Dataset
-from scoring.subtasks import SUBTASK_KEYS, get_subtask
+from scoring.subtasks import SUBTASKS, get_subtask
 
 DEMO_DATA = Path(settings.BASE_DIR) / "demo" / "data"
 
@@ -60,6 +60,6 @@ def submit_answers(dataset: Dataset, annotator: User, every: int = 1) -> list[An
     )
 
 
-@pytest.fixture(params=SUBTASK_KEYS)
+@pytest.fixture(params=tuple(SUBTASKS))
 def subtask(request) -> str:
     return request.param

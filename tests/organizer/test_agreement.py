@@ -16,7 +16,7 @@ from annotation.demo_answers import submit_demo_answers
 from annotation.models import Annotation, Dataset
 from annotation.results.agreement import agreement_report
 from annotation.results.exporting import build_submission, jsonl_bytes
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from tests.factories import make_dataset, make_user
 from tests.organizer.conftest import import_sample
 
@@ -44,7 +44,7 @@ def scorer_on_exports(dataset: Dataset, folder: Path, *extra: str) -> subprocess
     )
 
 
-@pytest.mark.parametrize("subtask", SUBTASK_KEYS)
+@pytest.mark.parametrize("subtask", tuple(SUBTASKS))
 def test_manage_agreement_prints_what_the_scorer_prints_on_the_exports(subtask, tmp_path, capsys):
     dataset = import_sample(subtask)
     submit_demo_answers(dataset, raters())
@@ -74,7 +74,7 @@ def test_demo_answers_disagree_realistically():
 def test_load_demo_answers_the_demo_datasets_once(capsys):
     call_command("load_demo")
     answered = Dataset.objects.filter(name__startswith="demo-answered-")
-    assert sorted(answered.values_list("subtask", flat=True)) == sorted(SUBTASK_KEYS)
+    assert sorted(answered.values_list("subtask", flat=True)) == sorted(tuple(SUBTASKS))
     count = Annotation.objects.count()
     assert count > 0
     assert set(Annotation.objects.values_list("annotator__username", flat=True)) == {"rater1", "rater2", "rater3"}

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "demo" / "data"
-GOLD_FILE = {key: "dev.SYNTHETIC-gold.jsonl" if key == "discourse" else "dev.gold.jsonl" for key in SUBTASK_KEYS}
+GOLD_FILE = {key: "dev.SYNTHETIC-gold.jsonl" if key == "discourse" else "dev.gold.jsonl" for key in tuple(SUBTASKS)}
 
 
 def run(*args):
@@ -27,14 +27,14 @@ def write_jsonl(path, records, line_end="\n"):
     return path
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", tuple(SUBTASKS))
 def test_check_inputs_passes_on_the_sample_data(key):
     result = run("check-inputs", key, DATA / key / "dev.inputs.jsonl", "--gold", DATA / key / GOLD_FILE[key])
     assert result.returncode == 0, result.stdout + result.stderr
     assert "valid" in result.stdout
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", tuple(SUBTASKS))
 def test_seed_examples_validate(key):
     result = run("validate", key, DATA / key / "seed_examples.submission.jsonl", "--inputs", DATA / key / "seed_examples.inputs.jsonl")
     assert result.returncode == 0, result.stdout + result.stderr

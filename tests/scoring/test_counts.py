@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scoring.metrics import column_totals, count_table
-from scoring.subtasks import SUBTASK_KEYS, get_subtask
+from scoring.subtasks import SUBTASKS, get_subtask
 
 DATA = Path(__file__).resolve().parents[2] / "demo" / "data"
 
@@ -33,7 +33,7 @@ def predictions(key, gold, rng):
     return pred
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", tuple(SUBTASKS))
 def test_a_resample_of_count_rows_gives_the_metric_of_the_resampled_lines(key):
     subtask = get_subtask(key)
     rng = random.Random(key)

@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from scoring.fastschema import compile_schema, uses_fast_keywords_only
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from scoring.validation import CompiledSchema, schema_problems, validator
 
 DATA = Path(__file__).resolve().parents[2] / "demo" / "data"
@@ -64,7 +64,7 @@ def mutate(value, rng):
     return value
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", tuple(SUBTASKS))
 @pytest.mark.parametrize("kind", ["input", "output", "gold", "answer"])
 def test_quick_check_is_sound_and_accepts_the_sample_data(key, kind):
     compiled = validator(key, kind)

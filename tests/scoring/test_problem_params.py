@@ -5,7 +5,7 @@ from pathlib import Path
 
 from scoring.evaluate import score_files
 from scoring.problems import MESSAGES
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission, draft_problems
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "data"
@@ -13,11 +13,11 @@ BROKEN = b'{"id": "a"\n[1]\n\xff\n{"id": 1' + b"1" * 5000 + b"}\n" + b"[" * 1000
 
 
 def _all_problems():
-    for key in SUBTASK_KEYS:
+    for key in tuple(SUBTASKS):
         inputs = (DEMO / key / "dev.inputs.jsonl").read_bytes()
         submission = (DEMO / key / "seed_examples.submission.jsonl").read_bytes()
         records, _ = check_inputs(key, inputs, "in.jsonl")
-        for other in SUBTASK_KEYS:
+        for other in tuple(SUBTASKS):
             yield from check_inputs(key, (DEMO / other / "dev.inputs.jsonl").read_bytes(), "x.jsonl")[1]
             yield from check_submission(key, (DEMO / other / "seed_examples.submission.jsonl").read_bytes(), "s.jsonl", records)[1]
             yield from check_gold(key, (DEMO / other / "seed_examples.submission.jsonl").read_bytes(), "g.jsonl", records)[1]

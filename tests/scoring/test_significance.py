@@ -11,7 +11,7 @@ from statsmodels.stats.multitest import multipletests
 from scoring.annotators import group_figures
 from scoring.evaluate import compare_files, score_files
 from scoring.significance import GRADED_ITEMS, NO_TEST_UNITS, holm, mcnemar_p
-from scoring.subtasks import SUBTASK_KEYS, SUBTASKS
+from scoring.subtasks import SUBTASKS
 from tests.scoring.test_cli import DATA, GOLD_FILE, run, write_jsonl
 from tests.scoring.test_intervals import correct, degraded, gold_records, jsonl_bytes
 
@@ -42,7 +42,7 @@ def p_value_by_definition(key, lines, pred_a, pred_b, rounds, seed):
     return (1 + count) / (rounds + 1)
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", list(SUBTASKS))
 def test_p_value_and_mcnemar_equal_the_definitions(key):
     gold = gold_records(key)
     a, b = degraded(key, gold, drop_every=3), degraded(key, gold, keep_every=2, drop_every=4)
@@ -65,7 +65,7 @@ def test_p_value_and_mcnemar_equal_the_definitions(key):
     assert metrics["mcnemar_figure"] == subtask.item_figure
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", list(SUBTASKS))
 def test_identical_submissions_give_one(key):
     gold = gold_records(key)
     a = degraded(key, gold)

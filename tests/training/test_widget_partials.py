@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Dataset
-from annotation.subtasks.widgets import WIDGETS
+from annotation.subtasks.widgets import widget_for
+from scoring.subtasks import SUBTASKS
 from tests.factories import assign_in_order, make_dataset, make_user
 from tests.item_pages import assigned_item, htmx_post
 from tests.training.conftest import make_pool
@@ -31,9 +32,9 @@ PARTIAL_REQUESTS = {
 
 
 def test_every_widget_with_partials_is_tried_here():
-    assert set(PARTIAL_REQUESTS) == {key for key, widget in WIDGETS.items() if widget.partials}
+    assert set(PARTIAL_REQUESTS) == {key for key in SUBTASKS if widget_for(key).partials}
     for key, (_record, requests) in PARTIAL_REQUESTS.items():
-        assert set(requests) == set(WIDGETS[key].partials)
+        assert set(requests) == set(widget_for(key).partials)
 
 
 def training_item_of(subtask: str, record: dict):

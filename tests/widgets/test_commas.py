@@ -5,8 +5,8 @@ import re
 import pytest
 
 from annotation.models import Annotation
-from annotation.subtasks.widgets import WIDGETS
-from annotation.subtasks.widgets.commas import Piece, context, marker_keys, sentence_pieces
+from annotation.subtasks.commas.widget import Piece, context, marker_keys, sentence_pieces
+from annotation.subtasks.widgets import widget_for
 from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Na [1] plaży [2] kobieta [3] stawia [4] małe [5] dziecko [6] na [7] deskorolce [8]."
@@ -42,7 +42,7 @@ def test_context_takes_the_stored_answer_and_never_shows_a_position_as_both():
 
 
 def test_widget_is_registered_for_commas():
-    widget = WIDGETS["commas"]
+    widget = widget_for("commas")
     assert widget.template == "annotation/widgets/commas.html"
     assert widget.script == "annotation/widgets/commas.js"
 

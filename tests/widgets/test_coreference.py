@@ -5,7 +5,7 @@ import re
 import pytest
 
 from annotation.models import Annotation
-from annotation.subtasks.widgets import coreference
+from annotation.subtasks.coreference import widget as coreference
 from tests.item_pages import HOSTILE, assigned_item
 
 RECORD = {

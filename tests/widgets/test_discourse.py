@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 
 from annotation.models import Annotation
+from annotation.subtasks.discourse.widget import tree_view, units_in_text_order
 from annotation.subtasks.problem_texts import TREE_PROBLEM_TEXTS
-from annotation.subtasks.widgets import WIDGETS
-from annotation.subtasks.widgets.discourse import tree_view, units_in_text_order
+from annotation.subtasks.widgets import widget_for
 from scoring.subtasks.discourse import PASSAGE, TREE_MESSAGES, tree_problems
 from tests.item_pages import HOSTILE, assigned_item, htmx_get, htmx_post
 
@@ -126,7 +126,7 @@ def test_every_problem_message_has_a_polish_translation():
 
 
 def test_widget_is_registered_for_discourse_with_its_tree_partial():
-    widget = WIDGETS["discourse"]
+    widget = widget_for("discourse")
     assert widget.template == "annotation/widgets/discourse.html"
     assert widget.script == "annotation/widgets/discourse.js"
     assert set(widget.partials) == {"tree"}

@@ -10,9 +10,9 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils.html import strip_tags
 
-from annotation.subtasks.discourse_relations import RELATION_GUIDES
-from annotation.subtasks.widgets import WIDGETS
-from scoring.subtasks import SUBTASK_KEYS
+from annotation.subtasks.discourse.relations import RELATION_GUIDES
+from annotation.subtasks.widgets import widget_for
+from scoring.subtasks import SUBTASKS
 from scoring.subtasks.discourse import RELATIONS
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "data"
@@ -26,11 +26,11 @@ FORBIDDEN = re.compile(
 
 
 def guideline(key: str) -> str:
-    context = WIDGETS[key].context({}, None) if key == "discourse" else {}
+    context = widget_for(key).context({}, None) if key == "discourse" else {}
     return render_to_string(f"annotation/guidelines/{key}.html", context)
 
 
-@pytest.mark.parametrize("key", SUBTASK_KEYS)
+@pytest.mark.parametrize("key", tuple(SUBTASKS))
 def test_every_guideline_is_for_the_annotator_with_worked_examples(key):
     text = guideline(key)
     assert not FORBIDDEN.search(strip_tags(text)), FORBIDDEN.search(strip_tags(text))

@@ -2,8 +2,8 @@
 
 import pytest
 
-from annotation.subtasks import rules
-from annotation.subtasks.widgets.morphosyntax import DiffPiece, word_diff
+from annotation.subtasks.morphosyntax.answers import rules as morphosyntax_rules
+from annotation.subtasks.morphosyntax.widget import DiffPiece, word_diff
 from tests.item_pages import HOSTILE, assigned_item
 
 SENTENCE = "Atmosfera jest układem chaotycznemu, dlatego małe zmiany może mieć duży wpływ."
@@ -36,7 +36,7 @@ def test_word_diff_treats_punctuation_as_its_own_token():
     ],
 )
 def test_rules_refuse_a_correction_equal_to_the_original(answer, refused):
-    assert bool(rules.morphosyntax(answer, RECORD)) is refused
+    assert bool(morphosyntax_rules(answer, RECORD)) is refused
 
 
 @pytest.mark.django_db

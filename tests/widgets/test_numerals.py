@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 
 from annotation.models import Annotation
-from annotation.subtasks import rules
-from annotation.subtasks.numeral_forms import check_words, is_numeral_form
+from annotation.subtasks.numerals.answers import rules as numeral_rules
+from annotation.subtasks.numerals.forms import check_words, is_numeral_form
 from tests.item_pages import HOSTILE, assigned_item
 
 SAMPLE_GOLD = Path(settings.BASE_DIR, "demo", "data", "numerals", "dev.gold.jsonl")
@@ -70,7 +70,7 @@ def test_check_words_keeps_the_order_and_the_words():
     [("dwudziestu", False), ("20", True), ("dwadzieścia 1", True), ("[[dwudziestu]]", True), ("dwudziestu]]", True)],
 )
 def test_rules_refuse_digits_and_brackets(value, refused):
-    assert bool(rules.numerals({"answer": value}, RECORD)) is refused
+    assert bool(numeral_rules({"answer": value}, RECORD)) is refused
 
 
 @pytest.mark.django_db
@@ -182,7 +182,7 @@ def test_form_check_gives_the_same_results_from_many_threads():
 
 def test_morfeusz_is_loaded_on_first_use_and_once():
     script = (
-        "from annotation.subtasks import numeral_forms as forms\n"
+        "from annotation.subtasks.numerals import forms\n"
         "assert forms._morfeusz is None\n"
         "forms.is_numeral_form('dwa')\n"
         "first = forms._morfeusz\n"

@@ -5,7 +5,10 @@ import re
 import pytest
 
 from annotation.models import Annotation
-from annotation.subtasks.widgets.markup import NUMERAL_TARGET, POSITION, WSD_TARGET, element, highlight, mark_up
+from annotation.subtasks.widgets.markup import element, highlight, mark_up
+from scoring.subtasks.commas import MARKER as POSITION
+from scoring.subtasks.numerals import TARGET as NUMERAL_TARGET
+from scoring.subtasks.wsd import TARGET as WSD_TARGET
 from tests.item_pages import HOSTILE, assigned_item
 
 RECORD = {

@@ -3,7 +3,7 @@ from django.core.management.base import CommandError
 from annotation.datasets.importing import import_dataset
 from annotation.management.commands._common import DataCommand, dataset_named, source_file
 from annotation.training.services import import_pool
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 
 
 class Command(DataCommand):
@@ -17,7 +17,7 @@ class Command(DataCommand):
     refused_outcome = "nothing imported"
 
     def add_arguments(self, parser):
-        parser.add_argument("subtask", choices=SUBTASK_KEYS)
+        parser.add_argument("subtask", choices=list(SUBTASKS))
         parser.add_argument("inputs", type=source_file, help="inputs JSONL file")
         parser.add_argument("--dataset", help="name of the new dataset (a pool: default DATASET.training or .control)")
         parser.add_argument("--gold", type=source_file, help="gold JSONL file of the same items")

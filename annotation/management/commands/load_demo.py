@@ -16,7 +16,7 @@ from annotation.management.commands._common import DataCommand, source_file
 from annotation.models import Dataset
 from annotation.training.selectors import pool
 from annotation.training.services import EXPLANATION_FIELD, import_pool, set_qualification
-from scoring.subtasks import SUBTASK_KEYS
+from scoring.subtasks import SUBTASKS
 
 DEMO_PASSWORD = "polis-demo"
 DEMO_USERS = (
@@ -39,7 +39,7 @@ DEMO_POOLS = settings.BASE_DIR / "demo" / "pools.json"
 class Command(DataCommand):
     help = (
         "Demo only: create demo accounts (one organizer, one adjudicator, three annotators), import "
-        "the sample data of every subtask with its gold and assign each dataset to the three "
+        "the sample data of every subtask (that has a folder of it) with its gold and assign each dataset to the three "
         "annotators (some datasets with a training and a control pool: demo/pools.json); import it "
         "once more as demo-answered-<subtask>, answered by three demo raters with realistic "
         "disagreements. Running it again adds only what is missing."
@@ -61,10 +61,12 @@ class Command(DataCommand):
     def run(self, *, data, pools, **options):
         data_dir = Path(data)
         pool_specs = json.loads(Path(pools).read_text(encoding="utf-8"))
+        # Every registered subtask with a folder of sample data (a subtask may come without one).
+        subtasks = [key for key in SUBTASKS if (data_dir / key).is_dir()]
         with transaction.atomic():
             users = {username: self._user(username, role) for username, role in DEMO_USERS}
             annotators = [users[username] for username, role in DEMO_USERS if role == ANNOTATOR]
-            for subtask in SUBTASK_KEYS:
+            for subtask in subtasks:
                 spec = pool_specs.get(subtask)
                 pooled = _pooled_ids(spec) if spec else set()
                 dataset = self._dataset(data_dir / subtask, subtask, users["organizer"], leave_out=pooled)
@@ -74,7 +76,7 @@ class Command(DataCommand):
                 result = assign(dataset, annotators, PER_ITEM)
                 self.stdout.write(f"  {dataset.name}: {result.total_added} assignments added")
             raters = [self._user(username, ANNOTATOR) for username in DEMO_RATERS]
-            for subtask in SUBTASK_KEYS:
+            for subtask in subtasks:
                 dataset = self._dataset(data_dir / subtask, subtask, users["organizer"], f"demo-answered-{subtask}")
                 added = submit_demo_answers(dataset, raters)
                 self.stdout.write(f"  {dataset.name}: {added} answers of the demo raters added")

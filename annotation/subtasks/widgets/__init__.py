@@ -1,20 +1,19 @@
 """The answer area of the item page: one Widget per subtask.
 
-A subtask's widget is the ``WIDGET`` of the module ``annotation/subtasks/widgets/<subtask key>.py``;
-a subtask without such a module gets the raw JSON form (``annotation/subtasks/widgets/raw.py``), so the
+A subtask's widget is the ``WIDGET`` part of its folder (``annotation/subtasks/<key>/widget.py``);
+a subtask without one gets the raw JSON form (``annotation/subtasks/widgets/raw.py``), so the
 whole flow works before, and independently of, the dedicated widgets.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from django.http import Http404, HttpRequest, HttpResponse
 
-from scoring.subtasks import SUBTASK_KEYS
+from annotation.subtasks import part
 
 # The query parameter that makes a request to a page with a widget one of the widget's partials.
 PARTIAL = "partial"
@@ -52,21 +51,11 @@ class Widget:
         return self.partials[name](request, payload)
 
 
-def _load(key: str) -> Widget:
-    module_name = f"{__name__}.{key}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:  # a missing dependency of an existing widget is a real error
-            raise
-        from annotation.subtasks.widgets.raw import raw_widget
-
-        return raw_widget(key)
-    return module.WIDGET
-
-
-WIDGETS: dict[str, Widget] = {key: _load(key) for key in SUBTASK_KEYS}
-
-
 def widget_for(subtask: str) -> Widget:
-    return WIDGETS[subtask]
+    """The ``WIDGET`` of the subtask's folder; the raw JSON form where it has none."""
+    widget = part(subtask, "WIDGET", None)
+    if widget is None:
+        from annotation.subtasks.widgets.raw import raw_widget  # raw imports Widget from here
+
+        widget = raw_widget(subtask)
+    return widget

@@ -18,12 +18,7 @@ from html import escape
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.subtasks.commas import MARKER as POSITION  # [1] ... [n], a position between words (no body)
-from scoring.subtasks.coreference import MENTION  # [T]która[/T], [A]basenu[/A] ... [D]...[/D]
-from scoring.subtasks.numerals import TARGET as NUMERAL_TARGET  # [[16500]]
-from scoring.subtasks.wsd import TARGET as WSD_TARGET  # [[TARGET]]zamku[[/TARGET]]
-
-__all__ = ["MENTION", "NUMERAL_TARGET", "POSITION", "WSD_TARGET", "element", "highlight", "mark_up"]
+# The patterns are the scorer's, each in its subtask's module (e.g. wsd's [[TARGET]]zamku[[/TARGET]]).
 
 
 # (the match in the escaped text, its body already marked up or None) -> HTML

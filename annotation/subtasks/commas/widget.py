@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from annotation.subtasks.widgets import Widget, compact_json
-from annotation.subtasks.widgets.markup import POSITION
+from scoring.subtasks.commas import MARKER as POSITION  # [1] ... [n], a position between words (no body)
 
 # A position with the spaces around it: the preview puts the comma right after the word.
 MARKER = re.compile(r"(?P<before>\s*)" + POSITION.pattern + r"(?P<after>\s*)")

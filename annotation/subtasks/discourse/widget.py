@@ -28,7 +28,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
-from annotation.subtasks.discourse_relations import RELATION_GUIDES
+from annotation.subtasks.discourse.relations import RELATION_GUIDES
 from annotation.subtasks.problem_texts import problem_text
 from annotation.subtasks.widgets import Widget, compact_json
 from scoring.subtasks.discourse import PASSAGE, RELATIONS, tree_problems
@@ -76,7 +76,7 @@ class Unit:
         return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
 
 
-MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in app.css)
+MAX_INDENT = 12  # rows deeper than this are drawn at this indentation (a class per level in discourse.css)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from annotation.subtasks import rules
-from annotation.subtasks.numeral_forms import check_words
+from annotation.subtasks.numerals.answers import rules
+from annotation.subtasks.numerals.forms import check_words
 from annotation.subtasks.widgets import Widget, compact_json
-from annotation.subtasks.widgets.markup import NUMERAL_TARGET, highlight
+from annotation.subtasks.widgets.markup import highlight
+from scoring.subtasks.numerals import TARGET as NUMERAL_TARGET
 
 # The text field's name; not "answer", which the item page's form already uses.
 FIELD = "numeral"
@@ -26,7 +27,7 @@ def _check_context(value: str, payload: dict) -> dict:
     return {
         "checked_words": words,
         "unknown_words": sum(not word.is_numeral for word in words),
-        "refusals": rules.numerals({"answer": value}, payload),
+        "refusals": rules({"answer": value}, payload),
     }
 
 

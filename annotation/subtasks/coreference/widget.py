@@ -7,10 +7,10 @@ import re
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from annotation.subtasks.choice import card_attributes
 from annotation.subtasks.widgets import Widget, compact_json
-from annotation.subtasks.widgets.choice_cards import card_attributes
-from annotation.subtasks.widgets.markup import MENTION, element, mark_up
-from scoring.subtasks.coreference import LABELS, TARGET_LABEL, TARGET_MENTION
+from annotation.subtasks.widgets.markup import element, mark_up
+from scoring.subtasks.coreference import LABELS, MENTION, TARGET_LABEL, TARGET_MENTION
 
 
 def _mention(match: re.Match[str], inner: SafeString | None) -> SafeString:

@@ -3,10 +3,11 @@ each with its [[TARGET]] word highlighted; one choice."""
 
 from django.utils.html import format_html
 
+from annotation.subtasks.choice import card_attributes
 from annotation.subtasks.widgets import Widget, compact_json
-from annotation.subtasks.widgets.choice_cards import card_attributes
-from annotation.subtasks.widgets.markup import WSD_TARGET, highlight
+from annotation.subtasks.widgets.markup import highlight
 from scoring.subtasks.wsd import LABELS
+from scoring.subtasks.wsd import TARGET as WSD_TARGET
 
 
 def context(payload: dict, answer: dict | None) -> dict:

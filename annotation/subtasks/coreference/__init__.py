@@ -1,0 +1,13 @@
+"""Subtask 4, coreference, in the app: the context with its mentions and four candidates; the rest
+is the choice family's (annotation.subtasks.choice).
+
+The parts annotation.subtasks asks for, by name; the others take their defaults."""
+
+from annotation.subtasks.choice import choice_differences as differences
+from annotation.subtasks.choice import demo_slip
+from annotation.subtasks.coreference.widget import WIDGET
+
+__all__ = ["BREAKDOWN_TEMPLATE", "demo_slip", "differences", "GUIDELINE_TEMPLATE", "WIDGET"]
+
+GUIDELINE_TEMPLATE = "annotation/guidelines/coreference.html"
+BREAKDOWN_TEMPLATE = "annotation/organizer/breakdowns/choice.html"
