@@ -181,8 +181,9 @@ def test_the_seventh_subtask_is_adjudicated_with_the_default_differences(answere
 
 def test_the_seventh_subtask_gives_training_feedback(seventh):
     organizer, annotator = make_user("organizer"), make_user("annotator")
-    dataset = import_dataset(subtask=KEY, name="toy", inputs=SourceFile("i.jsonl", jsonl(INPUTS)),
-                             gold=SourceFile("g.jsonl", jsonl(GOLD)))
+    # A pool's items are never the dataset's own (their gold would be shown in training).
+    dataset = import_dataset(subtask=KEY, name="toy", inputs=SourceFile("i.jsonl", jsonl(INPUTS[2:])),
+                             gold=SourceFile("g.jsonl", jsonl(GOLD[2:])))
     import_pool(kind=Dataset.PoolKind.TRAINING, dataset=dataset, subtask=KEY, name="toy.training",
                 inputs=SourceFile("t.jsonl", jsonl(INPUTS[:2])), gold=SourceFile("tg.jsonl", jsonl(GOLD[:2])),
                 created_by=organizer)
