@@ -28,8 +28,7 @@
   let edited = config.editFrom ? initial : null;
 
   function showStatus(message, kind) {
-    statusBox().textContent = message;
-    statusBox().dataset.kind = kind || "";
+    statusBox().replaceChildren(PolisKeys.statusMessage(message, kind));
   }
 
   function showProblems(messages) {

@@ -83,9 +83,7 @@
     }
 
     function showStatus(message, kind) {
-      const box = statusBox();
-      box.textContent = message;
-      box.dataset.kind = kind || "";
+      statusBox().replaceChildren(PolisKeys.statusMessage(message, kind));
     }
 
     // ---- saving: drafts and submits share one htmx queue on the form (hx-sync) ----
@@ -373,11 +371,30 @@
   });
 
   // ---- the item on the page, and the next one swapped in by save & next ----
+  // Every item that opens (save & next, skip, previous, a link) is announced by its heading
+  // ("Item 2 of 10 in your order"): the focus goes to the heading, or, where the widget has
+  // put it on its answer field (to answer at once), stays there with the heading as the
+  // field's description, so that a screen reader reads both.
+  function announceItem() {
+    const heading = document.getElementById("item-heading");
+    if (!heading) return;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body && item.form.contains(focused)) {
+      const described = (focused.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (!described.includes(heading.id)) focused.setAttribute("aria-describedby", [...described, heading.id].join(" "));
+    } else {
+      heading.focus();
+    }
+  }
+
   function startItem() {
     if (item) item.leave();
     item = openItem();
     renderKeyListSoon();
-    if (widgetSetUp) widgetSetUp();
+    if (widgetSetUp) {
+      widgetSetUp();
+      announceItem();
+    }
   }
 
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -395,6 +412,7 @@
     onItem(setUp) {
       widgetSetUp = setUp;
       setUp();
+      announceItem();
     },
   };
 

@@ -111,5 +111,14 @@ window.PolisKeys = (function () {
     return [list];
   }
 
-  return { keyName, listRows, isTextField, listen, focusAnswerField, messageList };
+  // A status line (#save-status): its live region stays in place and only its message
+  // changes, as the server's out-of-band replies change it, so that screen readers announce it.
+  function statusMessage(message, kind) {
+    const line = document.createElement("span");
+    line.textContent = message;
+    line.dataset.kind = kind || "";
+    return line;
+  }
+
+  return { keyName, listRows, isTextField, listen, focusAnswerField, messageList, statusMessage };
 })();
