@@ -374,12 +374,13 @@
   // Every item that opens (save & next, skip, previous, a link) is announced by its heading
   // ("Item 2 of 10 in your order"): the focus goes to the heading, or, where the widget has
   // put it on its answer field (to answer at once), stays there with the heading as the
-  // field's description, so that a screen reader reads both.
+  // field's description, so that a screen reader reads both. (A focused action button is no
+  // answer field: htmx gives the new item's Save button the focus the old one had.)
   function announceItem() {
     const heading = document.getElementById("item-heading");
     if (!heading) return;
     const focused = document.activeElement;
-    if (focused && focused !== document.body && item.form.contains(focused)) {
+    if (focused && item.form.contains(focused) && !focused.closest(".actions")) {
       const described = (focused.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
       if (!described.includes(heading.id)) focused.setAttribute("aria-describedby", [...described, heading.id].join(" "));
     } else {

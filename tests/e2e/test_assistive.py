@@ -1,0 +1,136 @@
+"""What assistive technology relies on, in Chromium: the live regions that announce a save, a
+refusal and a flag stay the same nodes; every item that opens is announced by its heading (the
+focus goes there, or to the answer field described by it); a resolved flag keeps the focus;
+in forced colours (Windows high contrast) mentions, the selected discourse unit, the primary
+button and the progress bar stay visible."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from annotation.models import Flag
+from tests.e2e.test_narrow_screens import RECORDS
+from tests.factories import make_user
+
+LIVE_REGIONS = ("save-status", "answer-problems", "flag-status")
+
+
+def remember_live_regions(page: Page) -> None:
+    page.evaluate("(ids) => { window.liveRegions = ids.map((id) => document.getElementById(id)); }", list(LIVE_REGIONS))
+
+
+def live_regions_kept(page: Page) -> list[str]:
+    """The ids of the live regions that are no longer the nodes remembered (replaced)."""
+    return page.evaluate(
+        "(ids) => ids.filter((id, index) => document.getElementById(id) !== window.liveRegions[index])",
+        list(LIVE_REGIONS),
+    )
+
+
+def test_a_save_a_refusal_and_a_flag_change_the_live_regions_text_only(page: Page, open_items):
+    open_items("numerals", [RECORDS["numerals"], {**RECORDS["numerals"], "id": "second"}])
+    for region, role in (("#save-status", "status"), ("#flag-status", "status"), ("#answer-problems", "alert")):
+        expect(page.locator(region)).to_have_attribute("role", role)
+    remember_live_regions(page)
+
+    field = page.locator("#numeral-answer")
+    field.fill("12")  # digits: the server refuses the save
+    field.press("Enter")
+    expect(page.locator("#answer-problems li")).not_to_have_count(0)
+    expect(page.locator("#save-status")).to_contain_text(re.compile("Not saved"))
+    assert live_regions_kept(page) == []
+
+    field.fill("dwanaście")  # a draft, saved by the autosave
+    expect(page.locator("#save-status")).to_contain_text(re.compile("Draft saved"))
+    expect(page.locator("#answer-problems")).to_be_empty()
+    assert live_regions_kept(page) == []
+
+    page.locator("#action-flag").click()
+    page.locator("#flag-comment").fill("Dwie formy są poprawne.")
+    page.locator("#flag-dialog").get_by_role("button", name=re.compile("Send the flag")).click()
+    expect(page.locator("#flag-status")).to_contain_text("Thank you")
+    assert live_regions_kept(page) == []
+
+
+def test_every_opened_item_is_announced_by_its_heading(page: Page, open_items):
+    """Commas and discourse have no answer field to start in: the heading takes the focus after
+    save & next, skip and previous; a widget that focuses its field has it described by the heading."""
+    for subtask in ("commas", "discourse"):
+        first, second = open_items(subtask, [RECORDS[subtask], {**RECORDS[subtask], "id": "second"}])
+        heading = page.locator("#item-heading")
+        expect(heading).to_be_focused()
+        expect(heading).to_contain_text("Item 1 of 2")
+        page.locator("#action-skip").click()  # a page load
+        expect(page).to_have_url(re.compile(r"/2/$"))
+        expect(heading).to_be_focused()
+        expect(heading).to_contain_text("Item 2 of 2")
+        page.locator("#action-previous").click()
+        expect(heading).to_contain_text("Item 1 of 2")
+        expect(heading).to_be_focused()
+        if subtask == "commas":
+            page.locator(".comma-slot").first.click()
+            page.locator("#action-save").click()  # save & next: swapped in, no page load
+            expect(heading).to_contain_text("Item 2 of 2")
+            expect(heading).to_be_focused()
+
+    open_items("wsd", [RECORDS["wsd"], {**RECORDS["wsd"], "id": "second"}])
+    page.locator('.wsd-card[data-choice="B"]').click()
+    page.locator("#action-save").click()
+    expect(page.locator("#item-heading")).to_contain_text("Item 2 of 2")
+    card = page.locator(".wsd-card").first
+    expect(card).to_be_focused()
+    expect(card).to_have_attribute("aria-describedby", re.compile(r"\bitem-heading\b"))
+
+
+def test_the_focus_stays_on_a_flag_the_organizer_resolves(page: Page, open_items, login, live_server):
+    (item,) = open_items("wsd", [RECORDS["wsd"]])
+    flag = Flag.objects.create(item=item.item, raised_by=item.annotator, comment="Niejasne")
+    page.context.clear_cookies()
+    login(page, make_user("organizer"))
+    page.goto(f"{live_server.url}/organize/{item.item.dataset_id}/")
+    row = page.locator(f"#flag-{flag.pk}")
+    row.get_by_role("button", name="Resolve").click()
+    expect(row).to_contain_text("resolved")
+    expect(row.locator("p[autofocus]")).to_be_focused()
+
+
+# An element stands out in forced colours when its background differs from the page's, or it
+# has a visible edge (border or outline), and its text stays readable on its background.
+LOOKS = """(element) => {
+  const rgba = (value) => (value.match(/[\\d.]+/g) || []).map(Number);
+  const opaque = (value) => { const c = rgba(value); return c.length === 3 || (c.length === 4 && c[3] > 0); };
+  const behind = (node) => { while (node && !opaque(getComputedStyle(node).backgroundColor)) node = node.parentElement;
+    return node ? getComputedStyle(node).backgroundColor : "rgb(255, 255, 255)"; };
+  const luminance = (value) => { const [r, g, b] = rgba(value).slice(0, 3).map((c) => c / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const style = getComputedStyle(element);
+  const background = behind(element), page = behind(element.parentElement);
+  const edge = (parseFloat(style.borderTopWidth) > 0 && style.borderTopStyle !== "none" && contrast(style.borderTopColor, page) > 3)
+    || (parseFloat(style.outlineWidth) > 0 && style.outlineStyle !== "none" && contrast(style.outlineColor, page) > 3);
+  return { standsOut: background !== page || edge, text: contrast(style.color, background),
+           background, page, edge, outline: style.outlineStyle + " " + style.outlineWidth };
+}"""
+
+
+def assert_stands_out(page: Page, selector: str) -> None:
+    elements = page.locator(selector)
+    assert elements.count(), f"nothing matches {selector}"
+    for index in range(elements.count()):
+        looks = elements.nth(index).evaluate(LOOKS)
+        assert looks["standsOut"] and looks["text"] >= 4.5, f"{selector} #{index + 1} in forced colours: {looks}"
+
+
+def test_forced_colours_keep_mentions_the_selected_unit_the_primary_button_and_progress_visible(page: Page, open_items):
+    page.emulate_media(forced_colors="active", color_scheme="dark")
+    open_items("coreference", [RECORDS["coreference"]])
+    assert_stands_out(page, ".coref-context mark.mention")
+    assert_stands_out(page, ".coref-candidate mark.mention")
+    assert_stands_out(page, "#action-save")
+    assert_stands_out(page, ".progress-bar")
+
+    open_items("discourse", [RECORDS["discourse"]])
+    page.locator('.du-row[data-number="2"] .du-text').click()
+    selected = page.locator(".du-row.is-selected").evaluate(LOOKS)
+    other = page.locator('.du-row[data-number="3"]').evaluate(LOOKS)
+    assert selected["outline"] != other["outline"] or selected["background"] != other["background"], (selected, other)
