@@ -218,3 +218,14 @@ def test_every_page_reflows_at_320_px(visitor):
         except AssertionError as error:
             wide.append(f"{label(state)}: {error}")
     assert not wide, "\n".join(wide)
+
+
+def test_the_vendored_api_docs_say_their_language_and_keep_contrast(page: Page, login, live_server):
+    """Swagger UI is left out of the zero rule (its nested controls and small targets are its
+    own), but says that it speaks English and meets the contrast minimum with our stylesheet."""
+    login(page, make_user("annotator"))
+    page.goto(live_server.url + reverse("api_docs"))
+    page.locator(".opblock").first.wait_for()
+    assert page.locator("html").get_attribute("lang") == "en"
+    found = violations(page, rules=["html-has-lang", "html-lang-valid", "color-contrast"])
+    assert not found, "\n".join(found)
