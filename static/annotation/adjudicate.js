@@ -181,6 +181,7 @@
   // ---- keys ----
   const choosingKeys = [];
   const editingKeys = [];
+  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), () => form, { single: config.singleKeys !== false });
 
   function renderKeyLists() {
     document.getElementById("keys-list-choosing").replaceChildren(...PolisKeys.listRows(choosingKeys));
@@ -201,7 +202,6 @@
     inEditing(spec);
   }
 
-  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), () => form);
 
   const helpDialog = document.getElementById("keys-help");
   const openHelp = () => { if (!helpDialog.open) helpDialog.showModal(); };

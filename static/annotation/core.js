@@ -289,7 +289,9 @@
     if (legend) legend.replaceChildren(...PolisKeys.listRows(itemKeys()));
   }
 
-  PolisKeys.listen(() => [...coreKeys, ...itemKeys()], () => item && item.form);
+  PolisKeys.listen(() => [...coreKeys, ...itemKeys()], () => item && item.form, {
+    single: readJson("polis-config").singleKeys !== false,
+  });
 
   // ---- core actions and their keys ----
   function openDialog(id) {

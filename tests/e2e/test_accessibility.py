@@ -78,7 +78,7 @@ NOT_PAGES = {
     "annotate_continue", "adjudicate_continue",  # redirects to an item
     "training_round",  # a redirect to the next training item until the round's outcome
     "organizer_control_plot",  # an SVG image, shown inside the training page
-    "organizer_report_compute", "organizer_campaign_compute",  # POST only
+    "organizer_report_compute", "organizer_campaign_compute", "key_settings",  # POST only
     "api_docs",
 }
 

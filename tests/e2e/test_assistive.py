@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from annotation.models import Flag
+from annotation.models import Flag, KeyPreference
 from tests.e2e.test_narrow_screens import RECORDS
 from tests.factories import make_user
 
@@ -134,3 +134,24 @@ def test_forced_colours_keep_mentions_the_selected_unit_the_primary_button_and_p
     selected = page.locator(".du-row.is-selected").evaluate(LOOKS)
     other = page.locator('.du-row[data-number="3"]').evaluate(LOOKS)
     assert selected["outline"] != other["outline"] or selected["background"] != other["background"], (selected, other)
+
+
+def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_remembered(page: Page, open_items, open_item):
+    (item,) = open_items("wsd", [RECORDS["wsd"]])
+    page.keyboard.press("?")
+    page.locator("#single-keys-off").click()
+    page.wait_for_function("window.Polis !== undefined")
+    assert not KeyPreference.objects.get(user=item.annotator).single_keys
+    open_item(page, item.url)  # remembered: another page load, the same setting
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("b")
+    expect(page.locator(".wsd-card[aria-checked=true]")).to_have_count(0)
+    page.keyboard.press("Alt+b")
+    expect(page.locator('.wsd-card[data-choice="B"]')).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#action-skip kbd")).to_have_text("Alt+Shift+S")
+    page.keyboard.press("Alt+Shift+Slash")  # Alt+?
+    expect(page.locator("#keys-help")).to_be_visible()
+    expect(page.locator("#keys-list")).to_contain_text("Alt+B")
+    page.locator("#single-keys-on").click()
+    page.wait_for_function("window.Polis !== undefined")
+    assert KeyPreference.objects.get(user=item.annotator).single_keys
