@@ -24,5 +24,9 @@ class KeyPreference(models.Model):
 
 
 def single_keys_for(user) -> bool:
-    """Whether ``user``'s single-character shortcuts act without Alt (one query)."""
+    """Whether ``user``'s single-character shortcuts act without Alt: as the session's user
+    was loaded with it (annotation.core.roles.UserWithRolesBackend), else one query."""
+    loaded = getattr(user, "polis_single_keys", None)
+    if loaded is not None:
+        return loaded
     return not KeyPreference.objects.filter(user_id=user.pk, single_keys=False).exists()
