@@ -1,7 +1,8 @@
 """WCAG 2.2 A/AA on every page, checked by axe-core in Chromium: one state of every page type
 (the table PAGES, checked against the URL configuration like the permission matrix, so a page
 added later fails here until it has a row) at 1280 px with every WCAG A/AA rule; the layout
-rules again at 360 px; every page at 320 px without sideways scrolling (WCAG 1.4.10 Reflow).
+rules again at 360 px; every page at 320 px (400% zoom, WCAG 1.4.10 Reflow) and 640 px (200%)
+without sideways scrolling.
 
 The pages show the demo campaign (`load_demo`): the six subtasks, a training pool, answered
 datasets with disagreements, a campaign; the item pages are each subtask's second item (it has
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDE = 1280
 REFLOW = 320  # CSS px: WCAG 1.4.10 (1280 px at 400% zoom)
+ZOOMED = 640  # CSS px: 1280 px at 200% zoom (WCAG 1.4.4)
 
 
 @dataclass(frozen=True)
@@ -209,14 +211,15 @@ def test_every_page_has_no_wcag_violation_at_1280_and_no_layout_violation_at_360
     assert not found, "\n".join(f"{page}:\n  " + "\n  ".join(problems) for page, problems in found.items())
 
 
-def test_every_page_reflows_at_320_px(visitor):
+def test_every_page_reflows_at_320_px_and_at_200_percent_zoom(visitor):
     wide = []
     for state in PAGES:
-        page = visitor.open(state, REFLOW)
-        try:
-            assert_no_horizontal_scroll(page)
-        except AssertionError as error:
-            wide.append(f"{label(state)}: {error}")
+        for width in (REFLOW, ZOOMED):
+            page = visitor.open(state, width)
+            try:
+                assert_no_horizontal_scroll(page)
+            except AssertionError as error:
+                wide.append(f"{label(state)}: {error}")
     assert not wide, "\n".join(wide)
 
 

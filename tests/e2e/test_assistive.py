@@ -155,3 +155,35 @@ def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_rememb
     page.locator("#single-keys-on").click()
     page.wait_for_function("window.Polis !== undefined")
     assert KeyPreference.objects.get(user=item.annotator).single_keys
+
+
+def test_screen_readers_get_names_and_states(page: Page, open_items):
+    """What the audit heard: comma markers that said only "pressed", eight head buttons all
+    named "head", words read "1Atmosfera", nameless dialogs, 21 relation Tab stops."""
+    open_items("commas", [RECORDS["commas"]])
+    marker = page.locator('.comma-slot[data-marker="2"]')
+    for state in ("no comma", "comma required", "comma optional", "no comma"):
+        expect(marker).to_have_accessible_name(f"Position 2: {state}")
+        marker.click()
+    expect(page.locator("button.comma-slot[aria-pressed]")).to_have_count(0)
+    expect(page.locator(".language-switch [aria-current=true]")).to_have_text("EN")
+
+    open_items("discourse", [RECORDS["discourse"]])
+    heads = page.locator(".du-set-head")
+    names = {heads.nth(index).evaluate("(button) => button.getAttribute('aria-label')") for index in range(heads.count())}
+    assert len(names) == heads.count() == 10, names
+    page.locator('.du-row[data-number="2"] .du-text').click()
+    expect(page.locator('.du-row[data-number="2"]')).to_have_attribute("aria-current", "true")
+    expect(page.locator(".du-row[aria-current]")).to_have_count(1)
+    expect(page.get_by_role("combobox", name="Relation")).to_have_count(1)
+    expect(page.locator('.relation-option:not([tabindex="-1"])')).to_have_count(0)
+    page.keyboard.press("?")
+    expect(page.get_by_role("dialog", name="Keys")).to_be_visible()
+    page.keyboard.press("Escape")
+    page.locator("#action-flag").click()
+    expect(page.get_by_role("dialog", name="Flag this item")).to_be_visible()
+    page.keyboard.press("Escape")
+
+    open_items("morphosyntax", [RECORDS["morphosyntax"]])
+    page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()
+    expect(page.locator('.morph-word[data-index="0"]')).to_have_accessible_name("Atmosfera, 1")
