@@ -6,11 +6,14 @@ button and the progress bar stay visible."""
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from annotation.models import Flag, KeyPreference
-from tests.e2e.test_narrow_screens import RECORDS
-from tests.factories import make_user
+from tests.e2e.layout import assert_fits
+from tests.e2e.test_narrow_screens import ITEM_ACTIONS, RECORDS, WIDGET_ACTIONS
+from tests.factories import DEFAULT_PASSWORD, make_user
+from tests.item_pages import assigned_items
 
 LIVE_REGIONS = ("save-status", "answer-problems", "flag-status")
 
@@ -187,3 +190,28 @@ def test_screen_readers_get_names_and_states(page: Page, open_items):
     open_items("morphosyntax", [RECORDS["morphosyntax"]])
     page.locator('.morph-verdicts [data-choice="NIEPOPRAWNE"]').click()
     expect(page.locator('.morph-word[data-index="0"]')).to_have_accessible_name("Atmosfera, 1")
+
+
+# WCAG 1.4.12: the spacing a reader may set, as the W3C's text-spacing bookmarklet sets it.
+TEXT_SPACING = """* { line-height: 1.5 !important; letter-spacing: .12em !important; word-spacing: .16em !important; }
+p { margin-bottom: 2em !important; }"""
+
+
+@pytest.mark.parametrize("subtask", list(RECORDS))
+def test_the_item_page_keeps_every_action_with_a_readers_text_spacing(browser, live_server, subtask):
+    """A reader's style sheet (its own, so the page's Content-Security-Policy is bypassed for it)
+    widens letters, words and lines: nothing scrolls sideways and every action stays reachable."""
+    first, second = assigned_items(subtask, [RECORDS[subtask], {**RECORDS[subtask], "id": "second"}])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.locator("input[name=username]").fill(first.annotator.get_username())
+    page.locator("input[name=password]").fill(DEFAULT_PASSWORD)
+    page.locator("input[name=password]").press("Enter")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(live_server.url + second.url)
+    page.wait_for_function("window.Polis !== undefined")
+    page.add_style_tag(content=TEXT_SPACING)
+    assert page.evaluate("getComputedStyle(document.body).wordSpacing") != "0px"  # the reader's sheet applies
+    assert_fits(page, actions=ITEM_ACTIONS + WIDGET_ACTIONS[subtask])
+    context.close()
