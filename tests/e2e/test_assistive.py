@@ -215,3 +215,45 @@ def test_the_item_page_keeps_every_action_with_a_readers_text_spacing(browser, l
     assert page.evaluate("getComputedStyle(document.body).wordSpacing") != "0px"  # the reader's sheet applies
     assert_fits(page, actions=ITEM_ACTIONS + WIDGET_ACTIONS[subtask])
     context.close()
+
+
+# Each element the Tab key reaches: how it looks focused and once the focus has left it.
+RECORD_FOCUS = """() => {
+  const look = (element) => { const s = getComputedStyle(element);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderColor, s.borderWidth, s.backgroundColor].join(" "); };
+  const name = (element) => element.tagName.toLowerCase() + (element.id ? "#" + element.id : "")
+    + [...element.classList].map((c) => "." + c).join("");
+  window.focusWalk = [];
+  document.addEventListener("focusin", (event) => {
+    const entry = { name: name(event.target), focused: look(event.target) };
+    window.focusWalk.push(entry);
+    event.target.addEventListener("focusout", () => requestAnimationFrame(() => { entry.left = look(event.target); }), { once: true });
+  });
+}"""
+
+
+@pytest.mark.parametrize("subtask", list(RECORDS))
+def test_the_tab_key_walks_every_item_page_with_a_visible_focus_and_no_trap(
+    page: Page, open_items, live_server, subtask
+):
+    """WCAG 2.1.2 and 2.4.7: Tab alone goes through the whole page from its first link and out
+    of it (no trap), and every element it reaches looks different while focused."""
+    _first, second = open_items(subtask, [RECORDS[subtask], {**RECORDS[subtask], "id": "second"}])
+    page.goto(live_server.url + second.url)  # the second: it has every action
+    page.wait_for_load_state("networkidle")
+    page.evaluate(RECORD_FOCUS)
+    page.locator("a.brand").focus()
+    stops = page.evaluate("""() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+        .filter((element) => element.tabIndex >= 0 && !element.disabled && element.checkVisibility({ visibilityProperty: true })
+                 && !element.closest('dialog:not([open]), [inert]')).length""")
+    for _ in range(stops + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement === document.body"):
+            break
+    # The last element is left for the browser's own controls: it keeps its look, unjudged.
+    walk = page.evaluate("window.focusWalk")[:-1]
+    names = [entry["name"] for entry in walk]
+    assert len(names) >= stops - 1, f"Tab reached only {names} of {stops} stops"  # all but the last, unjudged
+    assert names.count(names[0]) <= 2, f"Tab came back round without leaving the page (a trap?): {names}"
+    unseen = [entry["name"] for entry in walk if "left" in entry and entry["left"] == entry["focused"]]
+    assert not unseen, f"no visible focus on {unseen}"
