@@ -17,6 +17,7 @@ urlpatterns = [
     path("annotate/<id:dataset_pk>/training/", training.training_round, name="training_round"),
     path("annotate/<id:dataset_pk>/training/<position:position>/", training.training_item, name="training_item"),
     path("my-answers/", annotate.my_answers, name="my_answers"),
+    path("key-settings/", accounts.key_settings, name="key_settings"),
     path("adjudicate/", adjudicate.adjudicate_home, name="adjudicate_home"),
     path("adjudicate/<id:dataset_pk>/", adjudicate.adjudicate_continue, name="adjudicate_continue"),
     path("adjudicate/<id:dataset_pk>/done/", adjudicate.adjudicate_done, name="adjudicate_done"),

@@ -81,6 +81,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and API answers of 200 bytes or more compressed for a client that accepts gzip (the
+    # agreement page is ~300 KB of HTML); Django's own, as it pads each answer against BREACH,
+    # which nginx's gzip does not. After WhiteNoise, which serves static files precompressed.
+    "django.middleware.gzip.GZipMiddleware",
     "polis_site.middleware.drop_malformed_session_cookie",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -19,3 +19,9 @@ class AccountForm(forms.Form):
 class AccountsCsvForm(forms.Form):
     accounts = UploadField(label=_("CSV file: one account a line, login name and e-mail"))
     role = forms.ChoiceField(label=_("Role"), choices=ACCOUNT_ROLE_CHOICES)
+
+    def __init__(self, *args, **kwargs):
+        # Its fields' ids differ from AccountForm's on the same page (both have a "role"), so
+        # that each label names its own field.
+        kwargs.setdefault("auto_id", "csv_%s")
+        super().__init__(*args, **kwargs)

@@ -36,6 +36,7 @@ from annotation.accounts.tokens import revoke_tokens
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR, check_may_manage
+from annotation.models import KeyPreference
 from scoring.problems import Problem
 
 # The roles an organizer gives here; organizers themselves are made with createsuperuser/the admin.
@@ -242,3 +243,8 @@ def end_sessions_and_tokens(user: User, *, keep_session: str | None = None) -> N
     for start in range(0, len(theirs), BATCH):
         Session.objects.filter(session_key__in=theirs[start:start + BATCH]).delete()
     revoke_tokens(user)
+
+
+def set_single_keys(user: User, on: bool) -> None:
+    """Whether ``user``'s single-character shortcuts act without Alt, remembered for every page."""
+    KeyPreference.objects.update_or_create(user=user, defaults={"single_keys": on})

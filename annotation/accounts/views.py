@@ -3,17 +3,26 @@ the release of a departed annotator's items."""
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.accounts.forms import AccountForm, AccountsCsvForm
 from annotation.accounts.selectors import accounts_by_role
-from annotation.accounts.services import create_account, create_accounts_from_csv, new_password_link, set_active
+from annotation.accounts.services import (
+    create_account,
+    create_accounts_from_csv,
+    new_password_link,
+    set_active,
+    set_single_keys,
+)
 from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import posted_object, refusal_status
@@ -84,3 +93,18 @@ def accounts(request: HttpRequest) -> HttpResponse:
         },
         status=status,
     )
+
+
+@login_required
+@require_POST
+def key_settings(request: HttpRequest) -> HttpResponse:
+    """POST single_keys=on|off: whether the person's single-character shortcuts act without Alt
+    (from the keys window of an item or adjudication page); back to the page it came from."""
+    choice = request.POST.get("single_keys")
+    if choice not in ("on", "off"):
+        return HttpResponse(status=400)
+    set_single_keys(request.user, choice == "on")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = reverse("home")
+    return redirect(back)

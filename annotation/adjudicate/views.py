@@ -20,7 +20,7 @@ from annotation.adjudicate import services as adjudicating
 from annotation.core.errors import NotAdjudicatorHere, Refused, StaleDecision
 from annotation.core.http import posted_json, refusal_status
 from annotation.core.roles import adjudicator_required
-from annotation.models import Adjudication, Dataset, Item
+from annotation.models import Adjudication, Dataset, Item, single_keys_for
 from annotation.subtasks.item_fields import annotator_payload
 from annotation.subtasks.widgets import PARTIAL, widget_for
 
@@ -145,6 +145,7 @@ def _page(
             {"source": decided.source, "annotation": decided.source_annotation_id} if decided else None
         ),
         "messages": _script_messages(get_language()),
+        "singleKeys": single_keys_for(request.user),
     }
     context = {
         "case": case,

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
-from annotation.models import subtask_title
+from annotation.models import single_keys_for, subtask_title
 from annotation.subtasks import part
 from annotation.subtasks.item_fields import annotator_payload
 from annotation.subtasks.widgets import widget_for
@@ -83,6 +83,7 @@ def widget_page(
         "submitted": submitted,
         "storageKey": storage_key,
         "messages": messages,
+        "singleKeys": single_keys_for(request.user),
     }
     return TemplateResponse(request, template, {
         **context,

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from functools import wraps
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
@@ -84,10 +85,17 @@ def user_with_roles(source: str, where: str, params: list, columns: str = ""):
 
 class UserWithRolesBackend(ModelBackend):
     """Django's ModelBackend, except that the user of a session is loaded together with
-    their role names in one query (user_with_roles)."""
+    their role names and whether their single-key shortcuts are on (for every page with keys:
+    annotation.models.single_keys_for) in one query (user_with_roles)."""
 
     def get_user(self, user_id):
-        user = user_with_roles(f"{sql_rows.table(get_user_model())} u", "u.id = %s", [user_id])
+        # The model by name: core comes before the models in the import order.
+        preferences = sql_rows.table(apps.get_model("annotation", "KeyPreference"))
+        single_keys = (
+            f", NOT EXISTS (SELECT 1 FROM {preferences} k WHERE k.user_id = u.id AND NOT k.single_keys)"
+            " AS polis_single_keys"
+        )
+        user = user_with_roles(f"{sql_rows.table(get_user_model())} u", "u.id = %s", [user_id], single_keys)
         return user if user is not None and self.user_can_authenticate(user) else None
 
 

@@ -6,10 +6,12 @@ answers        Annotation, AnnotationRevision
 training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
 results        ModelSubmission, Campaign, StoredReport, StoredReportPart
+accounts       KeyPreference (and single_keys_for)
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
 
+from annotation.models.accounts import KeyPreference, single_keys_for
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
 from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
@@ -36,4 +38,6 @@ __all__ = [
     "Campaign",
     "StoredReport",
     "StoredReportPart",
+    "KeyPreference",
+    "single_keys_for",
 ]

@@ -28,8 +28,7 @@
   let edited = config.editFrom ? initial : null;
 
   function showStatus(message, kind) {
-    statusBox().textContent = message;
-    statusBox().dataset.kind = kind || "";
+    statusBox().replaceChildren(PolisKeys.statusMessage(message, kind));
   }
 
   function showProblems(messages) {
@@ -195,6 +194,7 @@
   // ---- keys ----
   const choosingKeys = [];
   const editingKeys = [];
+  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), () => form, { single: config.singleKeys !== false });
 
   function renderKeyLists() {
     document.getElementById("keys-list-choosing").replaceChildren(...PolisKeys.listRows(choosingKeys));
@@ -215,7 +215,6 @@
     inEditing(spec);
   }
 
-  PolisKeys.listen(() => (mode === "editing" ? editingKeys : choosingKeys), () => form);
 
   const helpDialog = document.getElementById("keys-help");
   const openHelp = () => { if (!helpDialog.open) helpDialog.showModal(); };

@@ -83,9 +83,7 @@
     }
 
     function showStatus(message, kind) {
-      const box = statusBox();
-      box.textContent = message;
-      box.dataset.kind = kind || "";
+      statusBox().replaceChildren(PolisKeys.statusMessage(message, kind));
     }
 
     // ---- saving: drafts and submits share one htmx queue on the form (hx-sync) ----
@@ -291,7 +289,9 @@
     if (legend) legend.replaceChildren(...PolisKeys.listRows(itemKeys()));
   }
 
-  PolisKeys.listen(() => [...coreKeys, ...itemKeys()], () => item && item.form);
+  PolisKeys.listen(() => [...coreKeys, ...itemKeys()], () => item && item.form, {
+    single: readJson("polis-config").singleKeys !== false,
+  });
 
   // ---- core actions and their keys ----
   function openDialog(id) {
@@ -373,11 +373,31 @@
   });
 
   // ---- the item on the page, and the next one swapped in by save & next ----
+  // Every item that opens (save & next, skip, previous, a link) is announced by its heading
+  // ("Item 2 of 10 in your order"): the focus goes to the heading, or, where the widget has
+  // put it on its answer field (to answer at once), stays there with the heading as the
+  // field's description, so that a screen reader reads both. (A focused action button is no
+  // answer field: htmx gives the new item's Save button the focus the old one had.)
+  function announceItem() {
+    const heading = document.getElementById("item-heading");
+    if (!heading) return;
+    const focused = document.activeElement;
+    if (focused && item.form.contains(focused) && !focused.closest(".actions")) {
+      const described = (focused.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (!described.includes(heading.id)) focused.setAttribute("aria-describedby", [...described, heading.id].join(" "));
+    } else {
+      heading.focus();
+    }
+  }
+
   function startItem() {
     if (item) item.leave();
     item = openItem();
     renderKeyListSoon();
-    if (widgetSetUp) widgetSetUp();
+    if (widgetSetUp) {
+      widgetSetUp();
+      announceItem();
+    }
   }
 
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -395,6 +415,7 @@
     onItem(setUp) {
       widgetSetUp = setUp;
       setUp();
+      announceItem();
     },
   };
 

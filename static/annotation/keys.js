@@ -8,8 +8,20 @@
 // in `needs` (a CSS selector): while nothing on the page matches, the key is neither listed
 // nor run, so each page lists only the keys that work there.
 // Both pages also draw their key lists and refusal lists with it.
+// A person may turn single-character keys off (the page's config says `singleKeys`): then
+// each key that types a character (a letter, digit or sign, with or without Shift) acts only
+// with Alt held, and is listed so (WCAG 2.1.4); Enter, Esc, arrows, F1 and Ctrl keys stay.
 window.PolisKeys = (function () {
   "use strict";
+
+  let singleKeys = true;
+  const CHARACTER_CODES = /^(Key|Digit|Numpad\d)|^(Slash|Minus|Equal|Comma|Period|Semicolon|Quote|Backquote|Backslash|BracketLeft|BracketRight)$/;
+
+  function typesCharacter(spec) {
+    return !spec.ctrl && (spec.key ? spec.key.length === 1 : CHARACTER_CODES.test(spec.code));
+  }
+
+  const needsAlt = (spec) => !singleKeys && typesCharacter(spec);
 
   function keyName(spec) {
     let name = spec.key || spec.code;
@@ -24,7 +36,7 @@ window.PolisKeys = (function () {
         .replace("ArrowDown", "↓")
         .replace("Escape", "Esc");
     }
-    return (spec.ctrl ? "Ctrl+" : "") + (spec.shift ? "Shift+" : "") + name;
+    return (spec.ctrl ? "Ctrl+" : "") + (needsAlt(spec) ? "Alt+" : "") + (spec.shift ? "Shift+" : "") + name;
   }
 
   function offered(spec) {
@@ -68,10 +80,13 @@ window.PolisKeys = (function () {
 
   // Runs the spec among `specs()` (the keys in force now) that a key press names.
   // Text fields outside `area()` (the answer area in force now) never take keys, except Escape.
-  function listen(specs, area) {
+  function listen(specs, area, { single = true } = {}) {
+    singleKeys = single;
     document.addEventListener("keydown", (event) => {
       if (event.isComposing || event.keyCode === 229) return; // IME at work
-      if (event.altKey || event.getModifierState("AltGraph")) return; // AltGr types Polish letters
+      // AltGr types Polish letters (on Windows it is Ctrl+Alt); a lone Alt is the modifier of
+      // the character keys once single keys are off, and nothing otherwise.
+      if (event.getModifierState("AltGraph") || event.altKey && (event.ctrlKey || singleKeys)) return;
       if (event.defaultPrevented || event.repeat && event.key === "Enter") return;
       if (document.querySelector("dialog[open]")) return; // a dialog has the keys (Escape closes it)
       // A field in a dialog just closed keeps the focus until the browser moves it away:
@@ -82,7 +97,7 @@ window.PolisKeys = (function () {
       if (inText && !(answerArea && answerArea.contains(target)) && event.key !== "Escape") return;
       if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && activates(target)) return;
       // A spec naming its Shift state wins over one that ignores Shift.
-      const candidates = specs().filter((spec) => matches(spec, event) && offered(spec));
+      const candidates = specs().filter((spec) => matches(spec, event) && offered(spec) && event.altKey === needsAlt(spec));
       const spec = candidates.find((s) => s.shift !== undefined) || candidates[0];
       if (!spec) return;
       if (inText && !spec.inTextField) return;
@@ -111,5 +126,14 @@ window.PolisKeys = (function () {
     return [list];
   }
 
-  return { keyName, listRows, isTextField, listen, focusAnswerField, messageList };
+  // A status line (#save-status): its live region stays in place and only its message
+  // changes, as the server's out-of-band replies change it, so that screen readers announce it.
+  function statusMessage(message, kind) {
+    const line = document.createElement("span");
+    line.textContent = message;
+    line.dataset.kind = kind || "";
+    return line;
+  }
+
+  return { keyName, listRows, isTextField, listen, focusAnswerField, messageList, statusMessage };
 })();

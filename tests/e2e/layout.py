@@ -23,7 +23,24 @@ def assert_no_horizontal_scroll(page: Page) -> None:
     # A mobile browser widens its layout viewport to content that does not fit (and zooms
     # out), so the document is held to the screen's width too.
     screen = page.viewport_size["width"]
-    assert widths["scroll"] <= min(widths["client"], screen), f"{page.url}: {widths['scroll']} px wide on a {screen} px screen"
+    if widths["scroll"] > min(widths["client"], screen):
+        raise AssertionError(
+            f"{page.url}: {widths['scroll']} px wide on a {screen} px screen, beyond it: {sticking_out(page, screen)}"
+        )
+
+
+def sticking_out(page: Page, width: int) -> list[str]:
+    """The innermost elements whose right edge lies beyond `width` (the first few)."""
+    return page.evaluate(
+        """(width) => {
+        const out = [...document.body.querySelectorAll("*")].filter((element) => element.getBoundingClientRect().right > width + 0.5);
+        const innermost = out.filter((element) => !out.some((other) => other !== element && element.contains(other)));
+        const name = (element) => element.tagName.toLowerCase() + (element.id ? "#" + element.id : "")
+          + [...element.classList].map((c) => "." + c).join("");
+        return innermost.slice(0, 5).map((element) => `${name(element.parentElement)} > ${name(element)} (${Math.round(element.getBoundingClientRect().right)} px)`);
+    }""",
+        width,
+    )
 
 
 def assert_apart(page: Page, first: str, second: str) -> None:

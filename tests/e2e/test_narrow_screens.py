@@ -145,3 +145,16 @@ def test_a_phone_answers_every_widget_by_tap_alone(screen, live_server, login):
         expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
         stored = first.stored()
         assert (stored.status, stored.answer) == (Annotation.Status.SUBMITTED, answer), subtask
+
+
+def test_the_discourse_head_buttons_stay_clear_of_the_problems_on_a_phone(screen, live_server, login):
+    (item,) = assigned_items("discourse", [RECORDS["discourse"]])
+    page = screen(PHONE)
+    login(page, item.annotator)
+    page.goto(live_server.url + item.url)
+    page.wait_for_function("window.Polis !== undefined")
+    for keys in ("r", "j", "r", "j"):  # two roots: a problem on both, unit 3 selected
+        page.keyboard.press(keys)
+    expect(page.locator(".du-problems")).not_to_have_count(0)
+    assert_apart(page, ".du-set-head", ".du-problems")
+    assert_fits(page, actions=['.du-row:not(.is-selected) .du-set-head'])

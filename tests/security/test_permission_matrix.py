@@ -33,6 +33,8 @@ APPLICATION = {
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
+    # POST only; without single_keys=on|off a 400.
+    "key_settings":          "302/302 405/400 405/400 405/400 405/400",
     # The adjudicator's case is the first item: read, claimed (204), a decision without its fields (400).
     "api_adjudication_datasets": "403/403 403/405 403/405 200/405 403/405",
     "api_adjudication_queue":    "403/403 403/405 403/405 200/405 403/405",

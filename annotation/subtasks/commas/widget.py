@@ -79,6 +79,17 @@ def _positions(answer: dict | None, field: str) -> list[int]:
     return sorted({value for value in values if isinstance(value, int) and not isinstance(value, bool)})
 
 
+def _slot_names() -> dict:
+    """A marker's accessible name, "Position 3: comma optional": its state is in its name (three
+    states, which aria-pressed cannot tell apart); the widget's script names it so on every change."""
+    return {
+        "position": gettext("Position %(number)s: %(state)s"),
+        "none": gettext("no comma"),
+        "required": gettext("comma required"),
+        "optional": gettext("comma optional"),
+    }
+
+
 def _drawn(pieces: list[Piece], required: list[int], optional: list[int]) -> tuple[SafeString, SafeString]:
     """The sentence with a button per marker, and the preview with a comma mark per marker.
 
@@ -86,7 +97,7 @@ def _drawn(pieces: list[Piece], required: list[int], optional: list[int]) -> tup
     drawing time. Item text and translations are escaped; the rest is numbers and fixed words."""
     marker_count = sum(piece.marker is not None for piece in pieces)
     key_title, click_title = gettext("Key %(key)s; Shift+%(key)s: optional"), gettext("Click to change")
-    label = gettext("Position %(number)s")
+    names = _slot_names()
     sentence, preview = [], []
     for piece in pieces:
         if piece.marker is None:
@@ -99,7 +110,7 @@ def _drawn(pieces: list[Piece], required: list[int], optional: list[int]) -> tup
         title = key_title % {"key": keys} if keys else click_title
         sentence.append(
             f'{" " if piece.space_before else ""}<button type="button" class="comma-slot" data-marker="{marker}"'
-            f' data-state="{state}" title="{escape(title)}" aria-label="{escape(label % {"number": marker})}">'
+            f' data-state="{state}" title="{escape(title)}" aria-label="{escape(names["position"] % {"number": marker, "state": names[state]})}">'
             f'{marker}</button>{" " if piece.space_after else ""}'
         )
         preview.append(f'<span class="comma-mark" data-marker="{marker}" data-state="{state}">,</span>{piece.preview_gap}')
@@ -129,6 +140,7 @@ def context(payload: dict, answer: dict | None) -> dict:
             ),
             "optional": gettext("Shift+number: make that position optional"),
             "none": gettext("No comma anywhere: save and go on"),
+            "slot": _slot_names(),
         },
     }
 

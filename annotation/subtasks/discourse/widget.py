@@ -221,9 +221,11 @@ def context(payload: dict, answer: object) -> dict:
 # The relations, in the benchmark's order, each with its Polish name, definition and example:
 # as buttons of the relation list and as rows of the guideline's table. The same on every
 # page (the guides are Polish, untranslated), so made once per process: drawn by template
-# loops on every page they took a third of its drawing time.
+# loops on every page they took a third of its drawing time. The options are no Tab stops: the
+# relation field (a combobox) is, and its arrow keys move through them (aria-activedescendant).
 RELATION_OPTION = (
-    '<button type="button" class="relation-option" role="option" data-relation="{}" data-name="{}"\n'
+    '<button type="button" class="relation-option" role="option" id="relation-option-{}" tabindex="-1"'
+    ' data-relation="{}" data-name="{}"\n'
     '          data-definition="{}" data-example="{}" title="{}: {}">{} <span class="relation-name" lang="pl">{}</span></button>'
 )
 
@@ -238,8 +240,9 @@ def _guides() -> list:
 @cache
 def relation_options() -> SafeString:
     return format_html_join("", RELATION_OPTION, (
-        (guide.label, guide.name, guide.definition, guide.example, guide.name, guide.definition, guide.label, guide.name)
-        for guide in _guides()
+        (number, guide.label, guide.name, guide.definition, guide.example, guide.name, guide.definition, guide.label,
+         guide.name)
+        for number, guide in enumerate(_guides(), start=1)
     ))
 
 

@@ -9,6 +9,7 @@ Polis.onItem(() => {
   const slots = [...widget.querySelectorAll("button.comma-slot")];
   const marks = [...widget.querySelectorAll(".comma-mark")];
   const NEXT = { none: "required", required: "optional", optional: "none" };
+  const text = JSON.parse(document.getElementById("commas-keys").textContent);
 
   // What the core hands over may be a change restored from this browser, newer than the page.
   const initial = window.Polis.initialAnswer() || {};
@@ -27,7 +28,10 @@ Polis.onItem(() => {
     for (const element of [...slots, ...marks]) {
       element.dataset.state = state.get(Number(element.dataset.marker));
     }
-    for (const slot of slots) slot.setAttribute("aria-pressed", String(slot.dataset.state !== "none"));
+    for (const slot of slots) {
+      const name = text.slot.position.replace("%(number)s", slot.dataset.marker).replace("%(state)s", text.slot[slot.dataset.state]);
+      slot.setAttribute("aria-label", name);
+    }
   }
 
   function set(marker, value) {
@@ -47,7 +51,6 @@ Polis.onItem(() => {
     slot.addEventListener("click", () => cycle(Number(slot.dataset.marker)));
   }
 
-  const text = JSON.parse(document.getElementById("commas-keys").textContent);
   registerNumberKeys(() => slots.length, {
     label: text.cycle,
     shiftedLabel: text.optional,

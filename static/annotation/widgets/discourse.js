@@ -154,6 +154,8 @@ Polis.onItem(() => {
     for (const element of widget.querySelectorAll("[data-du]:not(button)")) {
       const duId = element.dataset.du;
       element.classList.toggle("is-selected", duId === selected);
+      if (duId === selected) element.setAttribute("aria-current", "true");
+      else element.removeAttribute("aria-current");
       element.classList.toggle("is-head", head != null && duId === head);
       element.classList.toggle("is-dependent", selected != null && draft.get(duId)?.head === selected);
     }
@@ -219,6 +221,8 @@ Polis.onItem(() => {
     const visible = visibleOptions();
     for (const option of options) option.setAttribute("aria-selected", String(option === visible[active]));
     const shown = visible[active];
+    if (shown) relationFilter.setAttribute("aria-activedescendant", shown.id);
+    else relationFilter.removeAttribute("aria-activedescendant");
     relationInfo.hidden = !shown;
     if (!shown) return;
     relationInfo.querySelector(".relation-info-label").textContent = shown.dataset.relation;
@@ -248,6 +252,8 @@ Polis.onItem(() => {
   }
 
   relationFilter.addEventListener("input", filterRelations);
+  relationFilter.addEventListener("focus", () => relationFilter.setAttribute("aria-expanded", "true"));
+  relationFilter.addEventListener("blur", () => relationFilter.setAttribute("aria-expanded", "false"));
   relationFilter.addEventListener("keydown", (event) => {
     if (event.isComposing) return;
     const visible = visibleOptions();

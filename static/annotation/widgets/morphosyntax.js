@@ -65,7 +65,10 @@ Polis.onItem(() => {
       const number = document.createElement("sup");
       number.className = "morph-word-number";
       number.textContent = String(index + 1);
+      number.setAttribute("aria-hidden", "true");
       button.append(number, word.text);
+      // Read as "Spółka, 1", never "1Spółka": the number (a superscript) apart from the word.
+      button.setAttribute("aria-label", `${word.text}, ${index + 1}`);
       pieces.push(button);
       at = word.end;
     });
