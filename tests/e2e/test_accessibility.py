@@ -8,6 +8,7 @@ The pages show the demo campaign (`load_demo`): the six subtasks, a training poo
 datasets with disagreements, a campaign; the item pages are each subtask's second item (it has
 every action: Previous, Skip, Flag) of an annotator's own queue."""
 
+import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -19,8 +20,9 @@ from playwright.sync_api import Browser, Page
 
 from annotation.accounts.services import password_link
 from annotation.adjudicate.selectors import open_disagreements
+from annotation.core.files import SourceFile
 from annotation.models import Dataset
-from annotation.results.services import create_campaign
+from annotation.results.services import create_campaign, upload_model_submission
 from tests.e2e.accessibility import LAYOUT_RULES, violations
 from tests.e2e.layout import PHONE, assert_no_horizontal_scroll
 from tests.e2e.test_narrow_screens import RECORDS
@@ -72,6 +74,8 @@ PAGES = [
     State("organizer_report", "organizer"),
     State("organizer_campaigns", "organizer"),
     State("organizer_campaign", "organizer"),
+    State("organizer_removal", "organizer", "the confirmation of an archiving"),
+    State("organizer_model_removal", "organizer", narrow=False),
 ]
 # URL names that are no page of their own: the API and the admin (by prefix), redirects,
 # downloads, posts; and the vendored Swagger UI, left out of the zero rule (README).
@@ -139,6 +143,10 @@ def campaign() -> Campaign:
                  "organizer_exports", "organizer_report"):
         paths[name] = reverse(name, args=[answered["wsd"].pk])
     paths["organizer_training"] = reverse("organizer_training", args=[wsd.pk])
+    paths["organizer_removal"] = reverse("organizer_removal", args=[answered["wsd"].pk])
+    lines = "".join(json.dumps({"id": item_id, "answer": "A"}) + "\n" for item_id in (RECORDS["wsd"]["id"], "second"))
+    model = upload_model_submission(dataset=own["wsd"], name="model-x", submission=SourceFile("m.jsonl", lines.encode()))
+    paths["organizer_model_removal"] = reverse("organizer_model_removal", args=[own["wsd"].pk, model.pk])
     by_state = {}
     for state in PAGES:
         if state.name == "annotate_item":
