@@ -22,14 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DATABASE = os.environ.get("POLIS_BENCH_DB", "polis_bench_same")
-if not DATABASE.isidentifier():
-    sys.exit(f"POLIS_BENCH_DB must name a database (letters, digits, _), not {DATABASE!r}")
-os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-os.environ.setdefault("SECRET_KEY", "bench-only")
-os.environ.pop("DEBUG", None)  # DEBUG keeps every query in memory
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
-
+# bench_report points Django at the database POLIS_BENCH_DB names, checked, with DEBUG off.
+os.environ.setdefault("POLIS_BENCH_DB", "polis_bench_same")
 from bench_report import create_database, drop_database  # noqa: E402
 
 MODELS = ("model-a", "model-b")

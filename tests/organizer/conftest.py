@@ -11,6 +11,7 @@ from annotation.core.files import SourceFile
 from annotation.datasets.importing import import_dataset
 from annotation.models import Annotation, Dataset
 from scoring.subtasks import SUBTASKS, get_subtask
+from tests.factories import make_user
 
 DEMO_DATA = Path(settings.BASE_DIR) / "demo" / "data"
 
@@ -63,3 +64,14 @@ def submit_answers(dataset: Dataset, annotator: User, every: int = 1) -> list[An
 @pytest.fixture(params=tuple(SUBTASKS))
 def subtask(request) -> str:
     return request.param
+
+
+@pytest.fixture
+def organizer():
+    return make_user("organizer", username="olga")
+
+
+@pytest.fixture
+def organizer_client(client, organizer):
+    client.force_login(organizer)
+    return client

@@ -35,17 +35,6 @@ def jsonl(records) -> bytes:
 
 
 @pytest.fixture
-def organizer():
-    return make_user("organizer", username="olga")
-
-
-@pytest.fixture
-def organizer_client(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
-@pytest.fixture
 def dataset():
     return make_dataset("wsd", wsd_records(12), [{"id": f"wsd-{n}", "answer": "A"} for n in range(1, 13)], name="test-A")
 

@@ -18,17 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organizer():
-    return make_user("organizer", username="olga")
-
-
-@pytest.fixture
-def organizer_client(client, organizer):
-    client.force_login(organizer)
-    return client
-
-
-@pytest.fixture
 def campaign():
     """A wsd dataset with gold, three annotators (k=2), some answers and two flags."""
     dataset = import_sample("wsd")
