@@ -153,7 +153,7 @@ def test_the_seventh_subtask_is_reported_page_api_and_every_format(answered):
     client = client_of(organizer)
     url = reverse("organizer_report", args=[dataset.pk])
     page = client.get(url).content.decode()
-    assert f"<small>{KEY}</small>" in page and "<h3>majority</h3>" in page
+    assert f'<small lang="en">{KEY}</small>' in page and "<h3>majority</h3>" in page
     report = json.loads(client.get(url + "?format=json").content)
     assert report["subtask"] == KEY
     assert {row["source"]: row["breakdown"] for row in report["sources"] if row["available"]}["majority"] == {}

@@ -1,4 +1,4 @@
-"""Admin pages of accounts, API tokens and login lock-outs.
+"""Admin pages of accounts, their key settings, API tokens and login lock-outs.
 
 Organizers create and manage annotator and adjudicator accounts; organizer, staff and superuser
 accounts are a superuser's (an organizer who could set another organizer's password could log
@@ -14,8 +14,9 @@ from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from annotation.accounts.services import ACCOUNT_ROLES, end_sessions_and_tokens
-from annotation.core.admin import OrganizerOnlyMixin, _is_organizer
+from annotation.core.admin import OrganizerOnlyAdmin, OrganizerOnlyMixin, _is_organizer
 from annotation.core.roles import may_manage
+from annotation.models import KeyPreference
 
 
 class OrganizerUserAdmin(OrganizerOnlyMixin, UserAdmin):
@@ -80,3 +81,14 @@ admin.site.unregister(AccessAttempt)
 
 
 admin.site.register(AccessAttempt, OrganizerAccessAttemptAdmin)
+
+
+@admin.register(KeyPreference)
+class KeyPreferenceAdmin(OrganizerOnlyAdmin):
+    """Who turned single-key shortcuts off (each person sets it in the keys window; an
+    organizer may set it for someone who asks)."""
+
+    list_display = ("user", "single_keys")
+    list_filter = ("single_keys",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

@@ -22,6 +22,7 @@ from annotation.models import (
     Flag,
     GoldAnswer,
     Item,
+    KeyPreference,
     ModelSubmission,
     RemovalRecord,
     StoredReport,
@@ -83,6 +84,7 @@ def campaign():
     stored = StoredReport.objects.create(dataset=dataset, version="a" * 64, seed=0, status="done",
                                          computed_at=timezone.now(), report={"dataset": dataset.name})
     StoredReportPart.objects.create(stored=stored, kind="file", key="csv", content="a,b\n")
+    KeyPreference.objects.create(user=annotator, single_keys=False)
     return dataset
 
 
@@ -141,7 +143,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 18
+    assert len(APP_MODELS) == 19
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__
