@@ -82,6 +82,12 @@ window.PolisKeys = (function () {
   // Text fields outside `area()` (the answer area in force now) never take keys, except Escape.
   function listen(specs, area, { single = true } = {}) {
     singleKeys = single;
+    if (!singleKeys) {
+      // The hints the templates print beside choices and buttons ("A", "1", "?") say Alt too,
+      // also in what htmx swaps in later (the next item).
+      markAltHints(document);
+      document.addEventListener("htmx:afterSettle", (event) => markAltHints(event.target));
+    }
     document.addEventListener("keydown", (event) => {
       if (event.isComposing || event.keyCode === 229) return; // IME at work
       // AltGr types Polish letters (on Windows it is Ctrl+Alt); a lone Alt is the modifier of
@@ -106,6 +112,15 @@ window.PolisKeys = (function () {
       event.preventDefault();
       spec.run(event);
     });
+  }
+
+  // A printed hint of one character key, with or without Shift (not "Enter", "F1", "Alt+P").
+  const CHARACTER_HINT = /^(Shift\+)?[^\s+]$/u;
+
+  function markAltHints(root) {
+    for (const hint of root.querySelectorAll("kbd")) {
+      if (CHARACTER_HINT.test(hint.textContent.trim())) hint.textContent = `Alt+${hint.textContent.trim()}`;
+    }
   }
 
   // The I key: back to the widget's answer field (the first visible [data-answer-field] in `area`).

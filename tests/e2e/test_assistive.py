@@ -140,7 +140,7 @@ def test_forced_colours_keep_mentions_the_selected_unit_the_primary_button_and_p
 
 
 def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_remembered(page: Page, open_items, open_item):
-    (item,) = open_items("wsd", [RECORDS["wsd"]])
+    item, second = open_items("wsd", [RECORDS["wsd"], {**RECORDS["wsd"], "id": "second"}])
     page.keyboard.press("?")
     page.locator("#single-keys-off").click()
     page.wait_for_function("window.Polis !== undefined")
@@ -152,6 +152,12 @@ def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_rememb
     page.keyboard.press("Alt+b")
     expect(page.locator('.wsd-card[data-choice="B"]')).to_have_attribute("aria-checked", "true")
     expect(page.locator("#action-skip kbd")).to_have_text("Alt+Shift+S")
+    # The hints printed on the cards and the buttons say Alt too; "Enter" and "F1" stay alone.
+    expect(page.locator('.wsd-card[data-choice="B"] .choice-keys kbd')).to_have_text(["Alt+B", "Alt+2"])
+    expect(page.locator("#action-save kbd")).to_have_text("Enter")
+    page.keyboard.press("Enter")  # the next item is swapped in: its hints are marked as well
+    expect(page).to_have_url(re.compile(re.escape(second.url) + "$"))
+    expect(page.locator('.wsd-card[data-choice="A"] .choice-keys kbd')).to_have_text(["Alt+A", "Alt+1"])
     page.keyboard.press("Alt+Shift+Slash")  # Alt+?
     expect(page.locator("#keys-help")).to_be_visible()
     expect(page.locator("#keys-list")).to_contain_text("Alt+B")
