@@ -90,7 +90,7 @@ def test_a_page_of_the_browser_costs_the_same_queries_at_any_size(organizer_clie
         for item in dataset.items.all() for index, annotator in enumerate(annotators)
     )
     for state in ("", "disagreement", "complete"):
-        with django_assert_max_num_queries(6):
+        with django_assert_max_num_queries(5):
             listed(organizer_client, dataset, state=state, q="zdanie", sort="-answers")
 
 
@@ -115,6 +115,24 @@ def test_the_item_page_shows_answers_revisions_flags_adjudication_and_gold(organ
     assert "<td class=\"num\">4</td>" in body  # the revision's active time, in seconds
     other = make_dataset("wsd", [record(9)])
     assert organizer_client.get(reverse("organizer_item", args=[other.pk, item.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("annotators", [2, 20])
+def test_the_item_page_costs_the_same_queries_at_any_number_of_answers(
+    organizer_client, django_assert_max_num_queries, annotators
+):
+    dataset = make_dataset("wsd", [record(0)], gold=[{"id": record(0)["id"], "answer": "A"}])
+    item = dataset.items.get()
+    for number in range(annotators):
+        annotator = make_user("annotator")
+        annotation = answer(item, annotator, "AB"[number % 2])
+        AnnotationRevision.objects.bulk_create(
+            AnnotationRevision(annotation=annotation, version=version, answer={"answer": "A"}, status="draft")
+            for version in (1, 2)
+        )
+        Flag.objects.create(item=item, raised_by=annotator, comment=f"Uwaga {number}")
+    with django_assert_max_num_queries(10):
+        assert organizer_client.get(reverse("organizer_item", args=[dataset.pk, item.pk])).status_code == 200
 
 
 def test_flags_and_disagreements_link_to_the_item_page(organizer_client, answered):
