@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from annotation.models import Adjudication, AdjudicationRevision, Annotation, AnnotationRevision, Flag
 from tests.factories import assign_in_order, make_dataset, make_user
+from tests.organizer.conftest import import_sample, submit_answers
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +174,15 @@ def test_annotators_and_adjudicators_are_refused(client, answered, role):
                 reverse("organizer_adjudication", args=[dataset.pk])):
         assert client.get(url).status_code == 403
 
+
+
+def test_the_item_page_shows_every_subtasks_widget(organizer_client, subtask):
+    dataset = import_sample(subtask)
+    annotator = make_user("annotator")
+    assign_in_order(dataset, annotator)
+    submit_answers(dataset, annotator)
+    item = dataset.items.order_by("ordinal").first()
+    response = organizer_client.get(reverse("organizer_item", args=[dataset.pk, item.pk]), HTTP_ACCEPT_LANGUAGE="pl")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert annotator.username in body and "Pola odpowiedzi" in body  # in Polish
