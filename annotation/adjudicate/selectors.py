@@ -17,6 +17,7 @@ import json
 import operator
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import reduce
 
 from django.contrib.auth.models import User
@@ -452,3 +453,30 @@ def adjudicated_source(dataset: Dataset, excluded: Collection[int] = ()) -> tupl
     answers = dict(Adjudication.objects.filter(item_id__in=decided).values_list("item_id", "answer"))
     answers.update(Annotation.objects.filter(pk__in=taken).values_list("item_id", "answer"))
     return answers, statuses
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One case of a dataset as organizers see it: who settled it and when (none while open)."""
+
+    item_id: int
+    external_id: str
+    status: str
+    disagreement: bool
+    flagged: bool
+    settled_by: str | None  # None: the majority, settled automatically, or not settled
+    decided_at: datetime | None
+
+
+def dataset_cases(dataset_id: int) -> list[CaseRow]:
+    """Every case of the dataset (open, stale and settled) in queue order: one query."""
+    sql = _cases_sql("dataset") + f"""
+    SELECT c.item_id, x.external_id, c.status, c.disagreement, c.flagged, u.username, adj.decided_at
+    FROM cases c JOIN {table(Item)} x ON x.id = c.item_id
+    LEFT JOIN {table(Adjudication)} adj ON adj.item_id = c.item_id
+    LEFT JOIN {table(User)} u ON u.id = adj.adjudicator_id
+    ORDER BY CASE c.status WHEN '{OPEN}' THEN 0 WHEN '{STALE}' THEN 1 ELSE 2 END,
+             CASE WHEN c.disagreement THEN 0 ELSE 1 END, c.ordinal"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"now": timezone.now(), "scope": dataset_id})
+        return [CaseRow(row[0], row[1], row[2], bool(row[3]), bool(row[4]), row[5], row[6]) for row in cursor.fetchall()]

@@ -66,6 +66,9 @@ PAGES = [
     State("organizer_accounts", "organizer"),
     State("organizer_dataset", "organizer"),
     State("organizer_agreement", "organizer"),
+    State("organizer_items", "organizer"),
+    State("organizer_item", "organizer", "an answered wsd case"),
+    State("organizer_adjudication", "organizer"),
     State("organizer_training", "organizer"),
     State("organizer_import_gold", "organizer"),
     State("organizer_assign", "organizer"),
@@ -142,6 +145,9 @@ def campaign() -> Campaign:
     for name in ("organizer_dataset", "organizer_agreement", "organizer_import_gold", "organizer_assign",
                  "organizer_exports", "organizer_report"):
         paths[name] = reverse(name, args=[answered["wsd"].pk])
+    paths["organizer_items"] = reverse("organizer_items", args=[answered["wsd"].pk])
+    paths["organizer_item"] = reverse("organizer_item", args=[answered["wsd"].pk, case["wsd"]])
+    paths["organizer_adjudication"] = reverse("organizer_adjudication", args=[answered["wsd"].pk])
     paths["organizer_training"] = reverse("organizer_training", args=[wsd.pk])
     paths["organizer_removal"] = reverse("organizer_removal", args=[answered["wsd"].pk])
     lines = "".join(json.dumps({"id": item_id, "answer": "A"}) + "\n" for item_id in (RECORDS["wsd"]["id"], "second"))

@@ -51,6 +51,9 @@ APPLICATION = {
     "organizer_import":      "302/302 403/403 403/403 403/403 200/200",
     "organizer_dataset":     "302/302 403/403 403/403 403/403 200/400",
     "organizer_agreement":   "302/302 403/403 403/403 403/403 200/405",
+    "organizer_items":       "302/302 403/403 403/403 403/403 200/405",
+    "organizer_item":        "302/302 403/403 403/403 403/403 200/405",
+    "organizer_adjudication": "302/302 403/403 403/403 403/403 200/405",
     "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
     "organizer_removal":     "302/302 403/403 403/403 403/403 200/400",  # POST names no action
     "organizer_model_removal": "302/302 403/403 403/403 403/403 404/404",  # no model submission of that id
