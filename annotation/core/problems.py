@@ -29,6 +29,9 @@ MESSAGES: dict[str, str] = {
         "The database cannot be reached at the moment. Nothing was lost; please try again in a few seconds."
     ),
     "no_such_endpoint": _("There is no such endpoint or object in the API."),
+    # Request parameters and posted forms (annotation.core.parameters, annotation.core.http).
+    "unstorable/parameter": _("holds the character U+0000, which no name or id holds."),
+    "too_deep/posted": _("is nested too deeply"),
     # The refusals of annotation.core.errors.
     "dataset_frozen": _("This dataset is frozen: its answers can no longer be changed."),
     "stale_version": _(
