@@ -55,6 +55,7 @@ MESSAGES: dict[str, str] = {
     ),
     # Importing a dataset (annotation.datasets.importing).
     "too_long/line": _("longer than %(max)d bytes"),
+    "answer_in_input": _("is an answer or gold field: an input line must not carry it"),
     "more_problems": _("and %(count)d more problems not listed"),
     "unknown_subtask": _("is not a known subtask (known: %(keys)s)"),
     "empty": _("holds no records"),
