@@ -7,7 +7,6 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import page_not_found
@@ -15,6 +14,7 @@ from django.views.defaults import server_error as django_server_error
 
 from annotation.core.errors import Refused
 from annotation.core.http import is_api, refusal_json
+from annotation.core.problems import problem
 
 # Seconds a client is told to wait before trying again while the database cannot be reached.
 RETRY_AFTER_SECONDS = 10
@@ -28,12 +28,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     error = sys.exc_info()[1]
     if not isinstance(error, (OperationalError, InterfaceError)):
         return django_server_error(request)
-    message = _("The database cannot be reached at the moment. Nothing was lost; please try again in a few seconds.")
+    unreachable = problem("database_unreachable")
     if is_api(request):
-        response = refusal_json(Refused.because(message), 503)
+        response = refusal_json(Refused([unreachable]), 503)
     else:
         # Rendered without a request context, as the 500 page: the context processors read the database.
-        response = HttpResponse(loader.get_template("503.html").render({"message": message}), status=503)
+        response = HttpResponse(loader.get_template("503.html").render({"message": unreachable.message}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -42,7 +42,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """The project's 404 handler: under /api/ a refusal as the API's others are (a path that is
     no endpoint, an id past the database's range), elsewhere Django's 404 page."""
     if is_api(request):
-        return refusal_json(Refused.because(_("There is no such endpoint or object in the API.")), 404)
+        return refusal_json(Refused.of("no_such_endpoint"), 404)
     return page_not_found(request, exception)
 
 

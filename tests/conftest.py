@@ -28,3 +28,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def default_language():
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def refusals_name_their_codes(monkeypatch):
+    """Every refusal a test provokes names the code of each of its problems (the API's ``codes``):
+    a problem the app raises with a ready message and no code fails the test that provokes it."""
+    from annotation.core.errors import Refused
+
+    made = Refused.__init__
+
+    def checked(refused, problems):
+        made(refused, problems)
+        uncoded = [str(problem) for problem in problems if not problem.code]
+        assert not uncoded, f"problems without a code: {uncoded}"
+
+    monkeypatch.setattr(Refused, "__init__", checked)

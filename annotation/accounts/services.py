@@ -30,11 +30,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from django.utils.translation import gettext as _
 
 from annotation.accounts.tokens import revoke_tokens
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.problems import problem
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR, check_may_manage
 from annotation.models import KeyPreference
 from scoring.problems import Problem
@@ -107,8 +107,7 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
             except StopIteration:
                 break
             except csv.Error:
-                problems.append(Problem("line", _("cannot be read as CSV (a cell too long, or a quote not closed)."),
-                                        "csv", file=source.name, line=reader.line_num))
+                problems.append(problem("csv", "line", source.name, reader.line_num))
                 break
             number = reader.line_num
             if not any(cell.strip() for cell in cells):
@@ -116,16 +115,13 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
             if not rows and not problems and {cell.strip().lower() for cell in cells} <= _HEADER_NAMES:
                 continue  # the header line
             if len(cells) != 2:
-                problems.append(
-                    Problem("line", _("needs two columns, name and e-mail; it has %(count)d.") % {"count": len(cells)},
-                            "columns", file=source.name, line=number)
-                )
+                problems.append(problem("columns", "line", source.name, number, count=len(cells)))
                 continue
             rows.append((number, cells[0], cells[1]))
     cleaned, row_problems = _checked_rows(rows, file=source.name)
     problems += row_problems
     if not rows and not problems:
-        problems.append(Problem("file", _("holds no accounts."), "empty", file=source.name))
+        problems.append(problem("empty/accounts", "file", source.name))
     if problems:
         raise Refused(sorted(problems, key=lambda problem: problem.line or 0))
     return _create(cleaned, role)
@@ -138,8 +134,7 @@ def _decoded_lines(stream: BinaryIO, name: str, problems: list[Problem]) -> Iter
         try:
             yield (raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw).decode("utf-8")
         except UnicodeDecodeError as error:
-            problems.append(Problem("file", _("is not UTF-8 text (byte %(offset)d).") % {"offset": error.start},
-                                    "encoding", file=name, line=number))
+            problems.append(problem("encoding/csv", "file", name, number, offset=error.start))
             return
 
 
@@ -165,14 +160,14 @@ def _checked_rows(rows: list[tuple[int | None, str, str]], file: str | None) -> 
         found = _name_problems(name, taken, seen)
         if email:
             if "\x00" in email:
-                found.append(Problem(EMAIL_FIELD, _("holds the character U+0000, which cannot be stored."), "unstorable"))
+                found.append(problem("unstorable/account", EMAIL_FIELD))
             elif len(email) > email_length:
-                found.append(Problem(EMAIL_FIELD, _("is longer than %(max)d characters.") % {"max": email_length}, "too_long"))
+                found.append(problem("too_long/account", EMAIL_FIELD, max=email_length))
             else:
                 try:
                     validate_email(email)
                 except ValidationError:
-                    found.append(Problem(EMAIL_FIELD, _("“%(email)s” is not an e-mail address.") % {"email": email}, "email"))
+                    found.append(problem("email", EMAIL_FIELD, email=email))
         problems += [problem.at(file, line) for problem in found] if file else found
         seen.add(name)
         cleaned.append((name, email))
@@ -182,7 +177,7 @@ def _checked_rows(rows: list[tuple[int | None, str, str]], file: str | None) -> 
 def _create(rows: list[tuple[str, str]], role: str) -> list[NewAccount]:
     """The accounts, without a usable password, in the role's group; in batches, in one transaction."""
     if role not in ACCOUNT_ROLES:
-        raise Refused([Problem("role", _("must be annotator or adjudicator."), "role")])
+        raise Refused.of("role", "role")
     group = Group.objects.get(name=role)
     # Unusable passwords as Django makes them ("!" and random characters), with one call for
     # the random part of each instead of one per character: tens of thousands are made at once.
@@ -201,20 +196,20 @@ def _create(rows: list[tuple[str, str]], role: str) -> list[NewAccount]:
 
 def _name_problems(name: str, taken: set[str], seen: set[str]) -> list[Problem]:
     if not name:
-        return [Problem(NAME_FIELD, _("is empty."), "required")]
+        return [problem("required/account_name", NAME_FIELD)]
     if "\x00" in name:
-        return [Problem(NAME_FIELD, _("holds the character U+0000, which cannot be stored."), "unstorable")]
+        return [problem("unstorable/account", NAME_FIELD)]
     max_length = User._meta.get_field("username").max_length
     if len(name) > max_length:
-        return [Problem(NAME_FIELD, _("is longer than %(max)d characters.") % {"max": max_length}, "too_long")]
+        return [problem("too_long/account", NAME_FIELD, max=max_length)]
     try:
         UnicodeUsernameValidator()(name)
     except ValidationError:
-        return [Problem(NAME_FIELD, _("“%(name)s” may hold only letters, digits and @ . + - _.") % {"name": name}, "invalid")]
+        return [problem("invalid/account_name", NAME_FIELD, name=name)]
     if name in taken:
-        return [Problem(NAME_FIELD, _("an account named “%(name)s” exists already.") % {"name": name}, "exists")]
+        return [problem("exists/account", NAME_FIELD, name=name)]
     if name in seen:
-        return [Problem(NAME_FIELD, _("“%(name)s” is given twice.") % {"name": name}, "duplicate")]
+        return [problem("duplicate/account", NAME_FIELD, name=name)]
     return []
 
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from annotation.adjudicate.selectors import OPEN, STALE, item_case_status, open_disagreements
 from annotation.answers.refusals import answer_refusals
@@ -159,14 +158,14 @@ def save_decision(
     if not may_adjudicate(adjudicator, dataset.pk):
         raise NotAdjudicatorHere
     if unstorable(note):
-        raise Refused.because(_("The note holds the character U+0000, which cannot be stored: remove it."))
+        raise Refused.of("unstorable/note")
     with transaction.atomic():
         # The item's row serialises decisions on it (also the first one, which has no row yet).
         locked = Item.objects.select_for_update().get(pk=item.pk)
         if locked.withdrawn_at is not None:
-            raise Refused.because(_("This item was withdrawn: it needs no decision."))
+            raise Refused.of("item_withdrawn/decision")
         if item_case_status(item.pk)[0] is None:
-            raise Refused.because(_("This item is not ready for adjudication: its annotators are still at work."))
+            raise Refused.of("not_ready")
         claim = AdjudicationClaim.objects.filter(item=item).first()
         if claim is not None and claim.adjudicator_id != adjudicator.pk and claim.expires_at > timezone.now():
             raise ClaimedByOther
@@ -188,17 +187,17 @@ def _final_answer(
     if source == Adjudication.Source.ANNOTATION:
         taken = next((a for a in submitted if a.pk == annotation_id), None)
         if taken is None:
-            raise Refused.because(_("That answer is not a submitted answer of this item."))
+            raise Refused.of("not_submitted_answer")
         final, source_annotation = taken.answer, taken
     elif source == Adjudication.Source.MAJORITY:
         final, _reason = majority_answer(dataset.subtask, [a.answer for a in submitted], item.payload)
         if final is None:
-            raise Refused.because(_("This item has no majority answer."))
+            raise Refused.of("no_majority")
         source_annotation = None
     elif source == Adjudication.Source.EDITED:
         final, source_annotation = answer, None
     else:
-        raise Refused.because(_("Choose an answer, the majority or your own edited answer."))
+        raise Refused.of("decision_source")
     refusals = answer_refusals(dataset.subtask, final, item.payload)
     if refusals:
         raise Refused(refusals)

@@ -12,7 +12,6 @@ from functools import cache
 from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from annotation.adjudicate.services import settle_by_majority
 from annotation.annotate.queue import ItemPage
@@ -141,7 +140,7 @@ def save_answer(
         raise Refused(refusals)
     caution = rule_caution(page.subtask, answer, page.payload) if submit else None
     if caution is not None and not confirmed:
-        raise NeedsConfirmation.because(caution.message)
+        raise NeedsConfirmation.of("caution", text=caution.message)
     metadata = caution.metadata if caution is not None else {}
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     normalised = normalised_answer(page.subtask, answer) if submit else ""
@@ -163,7 +162,7 @@ def save_answer(
             if annotation is not None and annotation.version != based_on_version:
                 raise StaleVersion(annotation)
             if annotation is not None and annotation.status == Annotation.Status.SUBMITTED and not submit:
-                raise Refused.because(_("This answer is already submitted: save a change with “Save & next”."))
+                raise Refused.of("submitted_already")
             # Hand-written writes (annotation.core.sql_rows): the ORM's took longer to build than to run.
             if annotation is None:
                 annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
@@ -257,9 +256,9 @@ def skip(page: ItemPage) -> None:
 def raise_flag(page: ItemPage, comment: str) -> Flag:
     comment = comment.strip()
     if not comment:
-        raise Refused.because(_("Say in a comment what is wrong with this item."))
+        raise Refused.of("required/comment")
     if unstorable(comment):
-        raise Refused.because(_("The comment holds the character U+0000, which cannot be stored: remove it."))
+        raise Refused.of("unstorable/comment")
     if limits.comment_problems(comment):
-        raise Refused.because(_("The comment is too long: at most %(limit)s characters.") % {"limit": limits.MAX_COMMENT})
+        raise Refused.of("too_long/comment", limit=limits.MAX_COMMENT)
     return Flag.objects.create(item_id=page.item_id, raised_by_id=page.annotator_id, comment=comment)

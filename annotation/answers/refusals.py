@@ -4,8 +4,7 @@ a person answering. One pipeline for every writer of answers."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from annotation.core.problems import problem
 from annotation.core.storable import UNSTORABLE, unstorable_fields
 from annotation.subtasks import limits
 from annotation.subtasks.problem_texts import for_annotator
@@ -18,9 +17,9 @@ def _shape_refusals(subtask: str, answer: object, payload: dict) -> list[Problem
     """What no answer may be, draft or submitted: empty, not an object, too deep, unstorable,
     beyond the size limits of its item."""
     if answer is None or answer == {}:
-        return [Problem("", _("Nothing is chosen or typed yet."))]
+        return [problem("no_answer")]
     if not isinstance(answer, dict):
-        return [Problem("", _("The answer must be a JSON object with the answer fields."))]
+        return [problem("not_object/answer")]
     # Depth first: it bounds what every later check walks through.
     if limits.too_deep(answer):
         return [for_annotator(limits.depth_problem("answer"))]
@@ -38,4 +37,4 @@ def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem
     found = _shape_refusals(subtask, answer, payload) or [
         for_annotator(problem) for problem in answer_problems(subtask, answer, payload)
     ]
-    return found or [Problem("", message) for message in rule_refusals(subtask, answer, payload)]
+    return found or [problem("answer_rule", text=message) for message in rule_refusals(subtask, answer, payload)]

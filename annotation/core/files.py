@@ -17,10 +17,11 @@ from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.utils.functional import lazy
-from django.utils.translation import gettext
 
 from annotation.core.errors import Refused
 from annotation.core.http import is_api, refusal_json
+from annotation.core.problems import problem
+from scoring.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):
         if not upload_too_large(request):
             return get_response(request)
         if is_api(request):
-            response = refusal_json(Refused.because(upload_limit_sentence()), 413)
+            response = refusal_json(Refused([upload_limit_problem()]), 413)
         else:
             response = TemplateResponse(request, "413.html", {"message": upload_limit_sentence()}, status=413).render()
         # The body is not read: the connection cannot be used for another request.
@@ -82,12 +83,14 @@ def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):
     return middleware
 
 
+def upload_limit_problem() -> Problem:
+    """What a larger file is refused with."""
+    return problem("upload_too_large", size=filesizeformat(settings.POLIS_MAX_UPLOAD_BYTES))
+
+
 def upload_limit_sentence() -> str:
     """The sentence the upload pages state, and refuse a larger file with."""
-    return gettext(
-        "The largest file this page takes is %(size)s; import a larger one with the command "
-        "“manage.py import_items” (see the README)."
-    ) % {"size": filesizeformat(settings.POLIS_MAX_UPLOAD_BYTES)}
+    return upload_limit_problem().message
 
 
 class UploadField(forms.FileField):

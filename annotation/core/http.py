@@ -16,7 +16,6 @@ import json
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.views import exception_handler
 
@@ -33,6 +32,7 @@ from annotation.core.errors import (
     StaleDecision,
     StaleVersion,
 )
+from annotation.core.problems import problem
 from scoring.problems import Problem
 
 STATUS = {
@@ -59,7 +59,7 @@ def refusal_status(refused: Refused) -> int:
 
 def refusal_data(refused: Refused) -> dict:
     """The API's body of a refusal: ``detail`` (one line), ``problems`` (one message each,
-    "field: text"), ``codes`` (each problem's code, "" for one the app wrote),
+    "field: text"), ``codes`` (each problem's code),
     for a stale save ``current_version``, for a save to confirm ``needs_confirmation``."""
     data = {
         "detail": " ".join(refused.messages),
@@ -118,7 +118,7 @@ def drf_problems(errors, field: str = ""):
 def posted_object(request: HttpRequest, model, field: str):
     pk = request.POST.get(field, "")
     if "\x00" in pk:
-        raise BadRequest(_("%(field)s: holds the character U+0000, which no name or id holds.") % {"field": field})
+        raise BadRequest(str(problem("unstorable/parameter", field)))
     if not pk.isdecimal():  # not an id at all: no such object, rather than a crash
         raise Http404
     return get_object_or_404(model, pk=int(pk))
@@ -134,4 +134,4 @@ def posted_json(request: HttpRequest, field: str) -> object:
     except ValueError:
         return None
     except RecursionError:
-        raise Refused([Problem(field, _("is nested too deeply"), "too_deep")]) from None
+        raise Refused.of("too_deep/posted", field) from None

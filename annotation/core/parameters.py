@@ -13,11 +13,10 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.http import is_api, refusal_json
-from scoring.problems import Problem
+from annotation.core.problems import problem
 
 NUL = "\x00"
 
@@ -47,11 +46,9 @@ def refuse_nul_parameters(get_response: Callable[[HttpRequest], HttpResponse]):
 def refuse_parameters(request: HttpRequest, names: list[str]) -> HttpResponse:
     """400 naming the parameters that hold U+0000 (JSON under /api/, as the API's refusals:
     detail, problems, codes; else a page)."""
-    problems = [
-        _("%(field)s: holds the character U+0000, which no name or id holds.") % {"field": name} for name in names
-    ]
+    refused = Refused([problem("unstorable/parameter", name) for name in names])
     if is_api(request):
-        return refusal_json(Refused([Problem("", problem, "unstorable") for problem in problems]), 400)
+        return refusal_json(refused, 400)
     # The link back leaves the path out when the path itself is refused.
     back = "/" if "path" in names else request.path
-    return TemplateResponse(request, "refused_parameters.html", {"problems": problems, "back": back}, status=400).render()
+    return TemplateResponse(request, "refused_parameters.html", {"problems": refused.messages, "back": back}, status=400).render()

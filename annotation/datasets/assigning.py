@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
-from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
+from annotation.core.problems import problem
 from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
 from annotation.core.statistics import analyze_after_commit
 from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
@@ -76,12 +76,9 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
     """Give every item `per_item` distinct annotators, adding to what exists, never removing."""
     _check_annotators(dataset, annotators)
     if per_item < 1:
-        raise Refused.because(_("annotators per item must be at least 1"))
+        raise Refused.of("per_item_too_small")
     if per_item > len(annotators):
-        raise Refused.because(
-            _("%(per_item)d annotators per item need at least %(per_item)d annotators; %(given)d given")
-            % {"per_item": per_item, "given": len(annotators)}
-        )
+        raise Refused.of("too_few_annotators", per_item=per_item, given=len(annotators))
     with transaction.atomic():
         dataset = _lock(dataset)
         assignees, load = _current_assignments(dataset)
@@ -146,10 +143,8 @@ def release_items(
         for item_id in released_ids:
             candidates = [user for user in annotators if user.pk not in assignees[item_id]]
             if not candidates:
-                raise Refused.because(
-                    _("no other annotator can take item %(item)s: %(annotators)s have it already; add annotators")
-                    % {"item": _external_id(item_id), "annotators": ", ".join(user.get_username() for user in annotators)}
-                )
+                raise Refused.of("no_other_annotator", item=_external_id(item_id),
+                                 annotators=", ".join(user.get_username() for user in annotators))
             user = _least_loaded(candidates, load, rng)[0]
             new[user].add(item_id)
             assignees[item_id].add(user.pk)
@@ -167,9 +162,9 @@ def release_items(
 
 def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     if not annotators:
-        raise Refused.because(_("no annotators given"))
+        raise Refused.of("no_annotators")
     if len({user.pk for user in annotators}) != len(annotators):
-        raise Refused.because(_("an annotator is named twice"))
+        raise Refused.of("annotator_twice")
     refusals = []
     adjudicators = set(
         Adjudication.objects.filter(item__dataset=dataset, adjudicator__in=annotators).values_list("adjudicator", flat=True)
@@ -177,21 +172,15 @@ def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     for user in annotators:
         name = user.get_username()
         if user.pk in adjudicators:
-            refusals.append(
-                _("%(name)s has adjudicated in %(dataset)s and so cannot annotate it")
-                % {"name": name, "dataset": dataset.name}
-            )
+            refusals.append(problem("annotator_adjudicated", name=name, dataset=dataset.name))
         elif can_see_gold(user, dataset):
-            refusals.append(
-                _("%(name)s can see the gold of %(dataset)s and so cannot annotate it")
-                % {"name": name, "dataset": dataset.name}
-            )
+            refusals.append(problem("annotator_sees_gold", name=name, dataset=dataset.name))
         elif not user.is_active:
-            refusals.append(_("%(name)s is not an active account") % {"name": name})
+            refusals.append(problem("annotator_inactive", name=name))
         elif not has_role(user, ANNOTATOR):
-            refusals.append(_("%(name)s is not in the annotator group") % {"name": name})
+            refusals.append(problem("not_annotator", name=name))
     if refusals:
-        raise Refused.because(*refusals)
+        raise Refused(refusals)
 
 
 def _lock(dataset: Dataset) -> Dataset:

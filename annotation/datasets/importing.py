@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.problems import problem
 from annotation.core.statistics import analyze_after_commit
 from annotation.core.storable import UNSTORABLE, unstorable_fields
 from annotation.models import Dataset, GoldAnswer, Item
@@ -79,8 +79,7 @@ def _chunks(source: SourceFile, update: Callable[[bytes], object] = lambda _data
                             break
                     number = offset + len(raw_lines) + 1
                     problems.append(
-                        Problem("line", _("longer than %(max)d bytes") % {"max": limits.MAX_LINE_BYTES}, "too_long",
-                                source.name, number)
+                        problem("too_long/line", "line", source.name, number, max=limits.MAX_LINE_BYTES)
                     )
                     raw = b"\n"  # counted, not read
                 raw_lines.append(raw if raw.endswith(b"\n") else raw + b"\n")
@@ -108,7 +107,7 @@ class _Problems:
     def refusal(self) -> Refused:
         problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
         if self.count > len(self.kept):
-            problems.append(Problem("file", _("and %(count)d more problems not listed") % {"count": self.count - len(self.kept)}))
+            problems.append(problem("more_problems", "file", count=self.count - len(self.kept)))
         return Refused(problems)
 
 
@@ -125,8 +124,7 @@ def import_dataset(
     """Create a dataset from one inputs file (and optionally its gold, which covers every item
     unless ``gold_partial``) or raise Refused."""
     if subtask not in SUBTASKS:  # the schema lists no keys: the registry is the one list
-        raise Refused([Problem("subtask", _("is not a known subtask (known: %(keys)s)") % {"keys": ", ".join(SUBTASKS)},
-                               "unknown_subtask", params={"value": subtask})])
+        raise Refused.of("unknown_subtask", "subtask", keys=", ".join(SUBTASKS), value=subtask)
     problems = _Problems()
     problems.add(_name_problems(name) + _file_name_problems(inputs) + (_file_name_problems(gold) if gold else []))
     try:
@@ -142,7 +140,7 @@ def import_dataset(
             )
             item_count, sha256 = _add_items(dataset, inputs, problems)
             if not item_count and not problems.count:
-                problems.add([Problem("file", _("holds no records"), "empty", file=inputs.name)])
+                problems.add([problem("empty", "file", inputs.name)])
             # The gold is checked even when some input lines are wrong, so that one run reports
             # everything; it is checked against the input lines without problems only.
             if gold is not None:
@@ -245,10 +243,7 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems, *, partia
             elif given == line.record:
                 unchanged += 1
             else:
-                found.append(Problem("id", _(
-                    "item “%(id)s” has gold already, which is never replaced here (a correction belongs to the "
-                    "gold audit)") % {"id": line.record["id"]}, "gold_given", gold.name, line.number,
-                    {"id": line.record["id"]}))
+                found.append(problem("gold_given", "id", gold.name, line.number, id=line.record["id"]))
         problems.add(found)
         if not found:
             GoldAnswer.objects.bulk_create(
@@ -258,16 +253,12 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems, *, partia
             )
             added += len(new_lines)
     if not read and not problems.count:
-        problems.add([Problem("file", _("holds no records"), "empty", file=gold.name)])
+        problems.add([problem("empty", "file", gold.name)])
     elif not partial and not problems.count:
         missing = list(_without_gold(dataset).order_by("ordinal").values_list("external_id", flat=True)[:6])
         if missing:
             total = _without_gold(dataset).count() if len(missing) > 5 else len(missing)
-            problems.add([Problem("gold", _(
-                "items without gold: %(missing)d (the first: %(first)s); a gold file must cover every item, "
-                "unless it is marked partial (the other items' gold can then be added later)"
-            ) % {"missing": total, "first": ", ".join(missing[:5])}, "partial_gold", gold.name,
-                params={"missing": total, "first": missing[:5]})])
+            problems.add([problem("partial_gold", "gold", gold.name, missing=total, first=missing[:5])])
     return added, unchanged
 
 
@@ -284,27 +275,27 @@ def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None)
             found += answer_key_problems(input_of, line.record)
         item_id = line.record.get("id")
         if isinstance(item_id, str) and len(item_id) > max_id:
-            found.append(Problem("id", _("longer than %(max)d characters") % {"max": max_id}))
+            found.append(problem("too_long/id", "id", max=max_id))
         problems += [problem.at(filename, line.number) for problem in found]
     return problems
 
 
 def _file_name_problems(source: SourceFile) -> list[Problem]:
     if len(source.name) > Dataset._meta.get_field("source_filename").max_length:
-        return [Problem("file", _("the file name is too long"), file=source.name)]
+        return [problem("too_long/file_name", "file", source.name)]
     return []
 
 
 def _name_problems(name: str) -> list[Problem]:
     max_length = Dataset._meta.get_field("name").max_length
     if not name.strip():
-        return [Problem("dataset", _("a dataset needs a name"))]
+        return [problem("required/dataset_name", "dataset")]
     if len(name) > max_length:
-        return [Problem("dataset", _("a dataset name has at most %(max)d characters") % {"max": max_length})]
+        return [problem("too_long/dataset_name", "dataset", max=max_length)]
     if Dataset.objects.filter(name=name).exists():
         return [_dataset_exists(name)]
     return []
 
 
 def _dataset_exists(name: str) -> Problem:
-    return Problem("dataset", _("a dataset named “%(name)s” exists already; choose another name") % {"name": name})
+    return problem("exists/dataset", "dataset", name=name)

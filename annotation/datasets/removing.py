@@ -21,9 +21,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
+from annotation.core.problems import problem
 from annotation.models import (
     Adjudication,
     Annotation,
@@ -130,17 +130,12 @@ def _locked(dataset: Dataset) -> Dataset:
     try:
         return Dataset.objects.select_for_update(of=("self",)).select_related("pool_of").get(pk=dataset.pk)
     except Dataset.DoesNotExist:
-        raise Refused.because(_("“%(name)s” was deleted meanwhile.") % {"name": dataset.name}) from None
+        raise Refused.of("deleted_meanwhile", name=dataset.name) from None
 
 
 def _depends(plan: Removal) -> Problem:
-    return Problem("", _(
-        "“%(name)s” holds work (answers: %(answers)d, training answers: %(training)d, adjudications: "
-        "%(adjudications)d), so it is not deleted: archive it instead."
-    ) % {"name": plan.dataset.name, "answers": plan.answers, "training": plan.training_answers,
-         "adjudications": plan.adjudications}, "has_work",
-        params={"answers": plan.answers, "training_answers": plan.training_answers,
-                "adjudications": plan.adjudications})
+    return problem("has_work", name=plan.dataset.name, answers=plan.answers, training=plan.training_answers,
+                   adjudications=plan.adjudications)
 
 
 def delete(dataset: Dataset, *, by: AbstractBaseUser | None) -> RemovalRecord:
@@ -157,8 +152,7 @@ def delete(dataset: Dataset, *, by: AbstractBaseUser | None) -> RemovalRecord:
             dataset.delete()
     except IntegrityError:
         # An answer saved between the count and the deletion holds on to its item.
-        raise Refused.because(_("“%(name)s” got answers while it was being deleted, so it was not deleted: "
-                                "archive it instead.") % {"name": dataset.name}) from None
+        raise Refused.of("answered_while_deleted", name=dataset.name) from None
     return done
 
 
@@ -166,11 +160,8 @@ def delete_pool_to_replace(pool: Dataset, by: AbstractBaseUser | None) -> Remova
     """Delete the pool a new one replaces: refused once someone has started it."""
     plan = removal(pool)
     if not plan.deletable:
-        raise Refused([Problem("dataset", _(
-            "The pool “%(name)s” (%(pool)s) has been started (answers: %(answers)d), so it is not replaced: "
-            "archive it, then import the new one."
-        ) % {"pool": RemovalRecord.Kind(pool.pool_kind).label, "name": pool.name,
-             "answers": plan.answers + plan.training_answers}, "pool_started")])
+        raise Refused.of("pool_started", "dataset", pool=str(RemovalRecord.Kind(pool.pool_kind).label), name=pool.name,
+                         answers=plan.answers + plan.training_answers)
     return delete(pool, by=by)
 
 
@@ -180,7 +171,7 @@ def archive(dataset: Dataset, *, by: AbstractBaseUser | None) -> RemovalRecord:
     with transaction.atomic():
         dataset = _locked(dataset)
         if dataset.archived_at is not None:
-            raise Refused.because(_("“%(name)s” is archived already.") % {"name": dataset.name})
+            raise Refused.of("archived_already", name=dataset.name)
         plan = removal(dataset)
         counts = {"campaigns": len(plan.campaigns), "unanswered_control": plan.unanswered_control}
         done = _record_of(plan, RemovalRecord.Action.ARCHIVED, by, counts)
@@ -199,14 +190,13 @@ def restore(dataset: Dataset, *, by: AbstractBaseUser | None) -> RemovalRecord:
         with transaction.atomic():
             dataset = _locked(dataset)
             if dataset.archived_at is None:
-                raise Refused.because(_("“%(name)s” is not archived.") % {"name": dataset.name})
+                raise Refused.of("not_archived", name=dataset.name)
             dataset.archived_at, dataset.archived_by = None, None
             dataset.save(update_fields=["archived_at", "archived_by"])
             return _record_of(removal(dataset), RemovalRecord.Action.RESTORED, by, {})
     except IntegrityError:
-        raise Refused.because(_(
-            "“%(name)s” has another pool of this kind now (%(pool)s): archive that one first."
-        ) % {"name": dataset.pool_of.name, "pool": RemovalRecord.Kind(dataset.pool_kind).label}) from None
+        raise Refused.of("pool_of_kind_exists", name=dataset.pool_of.name,
+                         pool=str(RemovalRecord.Kind(dataset.pool_kind).label)) from None
 
 
 def _record_of(plan: Removal, action: str, by: AbstractBaseUser | None, counts: dict) -> RemovalRecord:

@@ -42,7 +42,6 @@ from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.db.models import Count
-from django.utils.translation import gettext as _
 
 from annotation.adjudicate.selectors import adjudicated_source
 from annotation.core.errors import NotExportable, NothingToExport, Refused
@@ -53,7 +52,6 @@ from annotation.results.agreement import DatasetAnswers, counted_items, dataset_
 from annotation.results.formats import spreadsheet_text
 from scoring.agreement import normalised_majority_answer
 from scoring.jsonl import jsonl_bytes
-from scoring.problems import Problem
 from scoring.validation import check_submission, submission_line
 
 SOURCE_KINDS = ("annotator", "majority", "adjudicated", "all")
@@ -276,8 +274,7 @@ def parse_source(source: str) -> tuple[str, str]:
     """(kind, username) of a source name; refuses an unknown one."""
     kind, _colon, username = source.partition(":")
     if kind not in SOURCE_KINDS or (kind == "annotator") != bool(username):
-        message = _("unknown source %(source)s; expected annotator:NAME, majority, adjudicated or all") % {"source": source}
-        raise Refused([Problem("source", message)])
+        raise Refused.of("unknown_source", "source", source=source)
     return kind, username
 
 
@@ -290,20 +287,17 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
     already. Raises Refused (NotExportable when the stored answers do not make a valid file)."""
     kind, username = parse_source(source)
     if fill and (fill not in FILLS or kind != "majority"):
-        raise Refused([Problem("fill", _("fill %(fill)s is not available for %(source)s; only majority can be filled, from adjudicated")
-                               % {"fill": fill, "source": source})])
+        raise Refused.of("fill", "fill", fill=fill, source=source)
     if excluded and kind not in POOLED:
-        raise Refused([Problem("exclude", _("only majority and adjudicated can leave annotators out, not %(source)s")
-                               % {"source": source})])
+        raise Refused.of("exclude", "exclude", source=source)
     if format not in FORMATS or (format == "csv" and kind != "all"):
-        raise Refused.because(_("format %(format)s is not available for %(source)s; submissions are jsonl, all is jsonl or csv")
-                              % {"format": format, "source": source})
+        raise Refused.of("format", format=format, source=source)
     reads = reads or DatasetReads(dataset, usernames=[username] if kind == "annotator" else None)
     excluded = frozenset(excluded)
     if kind == "annotator":
         annotator = User.objects.filter(username=username).first()
         if annotator is None:
-            raise Refused.because(_("no user named %(name)s") % {"name": username})
+            raise Refused.of("no_such_user", name=username)
         submission = build_submission(dataset, annotator, reads)
         left_out = [(external_id, "unanswered") for external_id in submission.unanswered]
         left_out += [(external_id, WITHDRAWN) for external_id in submission.withdrawn]

@@ -8,10 +8,10 @@ problem nothing is stored and every problem is reported with its line.
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext as _
 
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.problems import problem
 from annotation.core.storable import unstorable
 from annotation.datasets.removing import record
 from annotation.models import Campaign, Dataset, ModelSubmission, RemovalRecord
@@ -23,11 +23,11 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
     """Store a model's submission file for ``dataset`` under ``name``, or raise Refused."""
     name = name.strip()
     if not name:
-        raise Refused.because(_("Give the model a name."))
+        raise Refused.of("required/model_name")
     if len(name) > ModelSubmission._meta.get_field("name").max_length:
-        raise Refused.because(_("The model name is too long."))
+        raise Refused.of("too_long/model_name")
     if unstorable(name):
-        raise Refused.because(_("The model name holds a character that cannot be stored."))
+        raise Refused.of("unstorable/model_name")
     with submission.open() as stream:
         data = stream.read()
     inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
@@ -40,9 +40,7 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
                 dataset=dataset, name=name, filename=submission.name, data=data, uploaded_by=uploaded_by
             )
     except IntegrityError:
-        raise Refused.because(
-            _("This dataset already has a model named %(name)s.") % {"name": name}
-        ) from None
+        raise Refused.of("exists/model", name=name) from None
 
 
 def delete_model_submission(submission: ModelSubmission, *, by: AbstractBaseUser | None) -> RemovalRecord:
@@ -62,22 +60,19 @@ def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractB
     name = name.strip()
     problems = []
     if not name:
-        problems.append(_("Give the campaign a name."))
+        problems.append(problem("required/campaign_name"))
     seen: dict[str, str] = {}
     for dataset in datasets:
         if dataset.subtask in seen:
-            problems.append(
-                _("%(first)s and %(second)s are both %(subtask)s datasets: a campaign has one dataset per subtask.")
-                % {"first": seen[dataset.subtask], "second": dataset.name, "subtask": dataset.subtask}
-            )
+            problems.append(problem("subtask_twice", first=seen[dataset.subtask], second=dataset.name,
+                                    subtask=dataset.subtask))
         seen.setdefault(dataset.subtask, dataset.name)
     if human_source not in Campaign.HumanSource.values:
-        problems.append(_("%(source)s is not a human source; expected one of %(sources)s.")
-                        % {"source": human_source, "sources": ", ".join(Campaign.HumanSource.values)})
+        problems.append(problem("human_source", source=human_source, sources=", ".join(Campaign.HumanSource.values)))
     if Campaign.objects.filter(name=name).exists():
-        problems.append(_("A campaign named %(name)s exists already.") % {"name": name})
+        problems.append(problem("exists/campaign", name=name))
     if problems:
-        raise Refused.because(*problems)
+        raise Refused(problems)
     with transaction.atomic():
         campaign = Campaign.objects.create(name=name, created_by=created_by, human_source=human_source)
         campaign.datasets.set(datasets)

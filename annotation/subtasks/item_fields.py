@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from annotation.core.problems import problem
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
 
@@ -46,7 +47,7 @@ def answer_key_problems(subtask: str, record: dict) -> list[Problem]:
     """One problem per answer key found in ``record`` (field path named), any depth."""
     refused = answer_keys(subtask)
     problems = [
-        Problem(key, "is an answer or gold field: an input line must not carry it", "answer_in_input")
+        problem("answer_in_input", key)
         for key in record
         if key in ALWAYS_ANSWER_KEYS
     ]
@@ -57,9 +58,7 @@ def answer_key_problems(subtask: str, record: dict) -> list[Problem]:
             for key, value in node.items():
                 field = f"{path}.{key}" if path else key
                 if key in refused:
-                    problems.append(
-                        Problem(field, "is an answer or gold field: an input line must not carry it", "answer_in_input")
-                    )
+                    problems.append(problem("answer_in_input", field))
                 pending.append((field, value))
         elif isinstance(node, list):
             pending.extend((f"{path}[{index}]", value) for index, value in enumerate(node))

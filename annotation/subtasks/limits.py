@@ -81,7 +81,7 @@ def strings(value: object, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def depth_problem(field: str) -> Problem:
-    return Problem(field, f"is nested more than {MAX_DEPTH} levels deep", "too_deep")
+    return Problem(field, f"is nested more than {MAX_DEPTH} levels deep", "too_deep", params={"max": MAX_DEPTH})
 
 
 def item_problems(record: dict) -> list[Problem]:
@@ -89,7 +89,7 @@ def item_problems(record: dict) -> list[Problem]:
     if too_deep(record):
         return [depth_problem("record")]
     return [
-        Problem(field, f"is longer than {MAX_ITEM_TEXT} characters", "too_long")
+        Problem(field, f"is longer than {MAX_ITEM_TEXT} characters", "too_long", params={"max": MAX_ITEM_TEXT})
         for field, text in strings(record)
         if len(text) > MAX_ITEM_TEXT
     ]
@@ -97,7 +97,7 @@ def item_problems(record: dict) -> list[Problem]:
 
 def comment_problems(comment: str) -> list[Problem]:
     if len(comment) > MAX_COMMENT:
-        return [Problem("comment", f"is longer than {MAX_COMMENT} characters", "too_long")]
+        return [Problem("comment", f"is longer than {MAX_COMMENT} characters", "too_long", params={"max": MAX_COMMENT})]
     return []
 
 
@@ -110,5 +110,5 @@ def answer_limit_problems(subtask: str, answer: dict, item: dict) -> list[Proble
     for field, text in strings(answer):
         limit = limits.text_limits.get(field, limits.label_limit)
         if len(text) > limit:
-            problems.append(Problem(field, f"is longer than {limit} characters", "too_long"))
+            problems.append(Problem(field, f"is longer than {limit} characters", "too_long", params={"max": limit}))
     return problems

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.errors import Refused
+from annotation.core.problems import MESSAGES as APP_MESSAGES
 from scoring.problems import MESSAGES, Problem
 
 # The codes of scoring.subtasks.discourse.tree_problems (a test holds them equal).
@@ -62,7 +63,10 @@ def problem_text(code: str, default: str) -> str:
 
 
 def for_annotator(problem: Problem) -> Problem:
-    """The problem in the annotator's words (scoring's own message where there are none)."""
+    """The problem in the annotator's words (scoring's own message where there are none; the
+    app's own problems are in them already)."""
+    if problem.template in APP_MESSAGES:
+        return problem
     return replace(problem, message=problem_text(problem.code, problem.message))
 
 
@@ -102,7 +106,9 @@ SENTENCES: dict[str, Promise] = {
 def sentence(problem: Problem) -> str:
     """``problem`` as a plain sentence for the item page. Problems of the discourse tree are
     said as the editor says them next to the unit; an app-made message of no field is already
-    a sentence."""
+    a sentence, as is any other of the app's own."""
+    if problem.template in APP_MESSAGES and not problem.field:
+        return problem.message
     if problem.code in TREE_PROBLEM_TEXTS:
         return gettext("The tree is not complete yet (see the notes next to the units): %(problem)s") % {
             "problem": TREE_PROBLEM_TEXTS[problem.code]
@@ -125,7 +131,9 @@ def for_organizer(problem: Problem) -> Problem:
     params kept, the message made from the scorer's template (``scoring.problems.MESSAGES``,
     whose English texts are the catalogue's msgids) and the params, never read back from the
     message. The tree's problems are said in the editor's words (for one DU: "DU x: ...");
-    the app's own problems are in the reader's language already."""
+    the app's own problems (annotation.core.problems) are in the reader's language already."""
+    if problem.template in APP_MESSAGES:
+        return problem
     if problem.template:
         code, _slash, variant = problem.template.partition("/")
         if code in TREE_PROBLEM_TEXTS:

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from annotation.answers.refusals import answer_refusals
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.core.problems import problem
 from annotation.core.storable import unstorable
 from annotation.datasets.importing import import_dataset
 from annotation.datasets.removing import delete_pool_to_replace
@@ -50,9 +51,9 @@ def _without_explanations(gold: SourceFile) -> tuple[SourceFile, dict[str, str],
             continue
         record = dict(line.record)
         text = record.pop(EXPLANATION_FIELD)
-        fault = "must be text" if not isinstance(text, str) else "must not hold U+0000" if unstorable(text) else None
-        if fault is not None:
-            problems.append(Problem(EXPLANATION_FIELD, fault, file=gold.name, line=line.number))
+        if not isinstance(text, str) or unstorable(text):
+            fault = "type/explanation" if not isinstance(text, str) else "unstorable/explanation"
+            problems.append(problem(fault, EXPLANATION_FIELD, gold.name, line.number))
         elif text.strip() and isinstance(record.get("id"), str):
             explanations[record["id"]] = text.strip()
         raw_lines[line.number - 1] = json.dumps(record, ensure_ascii=False).encode("utf-8")
@@ -77,15 +78,13 @@ def import_pool(
     ``name`` None: DATASET.KIND, or DATASET.KIND-2... while an archived pool has that name."""
     problems = []
     if kind not in Dataset.PoolKind.values:
-        problems.append(Problem("kind", _("A pool is a training or a control pool.")))
+        problems.append(problem("pool_kind", "kind", value=kind))
     if dataset.pool_of_id is not None:
-        problems.append(Problem("dataset", _("“%(name)s” is itself a pool: choose the dataset it serves.")
-                                % {"name": dataset.name}))
+        problems.append(problem("pool_of_pool", "dataset", name=dataset.name))
     if subtask != dataset.subtask:
-        problems.append(Problem("subtask", _("The pool's subtask must be that of “%(name)s”: %(subtask)s.")
-                                % {"name": dataset.name, "subtask": dataset.subtask}))
+        problems.append(problem("pool_subtask", "subtask", name=dataset.name, subtask=dataset.subtask))
     if gold is None:
-        problems.append(Problem("gold", _("A pool needs its gold file.")))
+        problems.append(problem("required/pool_gold", "gold"))
     if problems:
         raise Refused(problems)
     stripped, explanations, explanation_problems = _without_explanations(gold)
@@ -123,9 +122,7 @@ def _free_pool_name(dataset: Dataset, kind: str) -> str:
 
 
 def _pool_exists(dataset: Dataset, kind: str) -> Problem:
-    return Problem("dataset", _(
-        "“%(name)s” has its pool already (%(pool)s): replace it (while no one has started it), or archive it first."
-    ) % {"name": dataset.name, "pool": RemovalRecord.Kind(kind).label}, "pool_exists", params={"kind": kind})
+    return problem("pool_exists", "dataset", name=dataset.name, pool=str(RemovalRecord.Kind(kind).label), kind=kind)
 
 
 def _text(payload: dict) -> str:
@@ -172,16 +169,12 @@ def _shared_inputs(pool: Dataset, dataset: Dataset, pool_inputs: SourceFile) -> 
             where = (str(RemovalRecord.Kind(owner_kind).label) if owner_kind
                      else _("the dataset “%(name)s”") % {"name": owner})
             if external_id in batch:
-                problems.append(Problem("id", _("“%(id)s” is also an id in %(where)s: a pool's items must be others")
-                                        % {"id": external_id, "where": where}, "shared_input", pool_inputs.name,
-                                        numbers[external_id], {"id": external_id, "dataset": owner}))
+                problems.append(problem("shared_input", "id", pool_inputs.name, numbers[external_id], id=external_id,
+                                        where=where, dataset=owner))
             elif _text(payload) in by_text:
                 own_id = by_text[_text(payload)]
-                problems.append(Problem("id", _("“%(id)s” has the same text as “%(other)s” in %(where)s: a pool's "
-                                                "items must be others")
-                                        % {"id": own_id, "other": external_id, "where": where}, "shared_input",
-                                        pool_inputs.name, numbers[own_id],
-                                        {"id": own_id, "other": external_id, "dataset": owner}))
+                problems.append(problem("shared_input/text", "id", pool_inputs.name, numbers[own_id], id=own_id,
+                                        other=external_id, where=where, dataset=owner))
         if problems:
             break
     return sorted(problems, key=lambda problem: problem.line)
@@ -192,11 +185,11 @@ def set_qualification(dataset: Dataset, *, threshold: float | None, control_rate
     ``control_rate`` positions (0: none) and the seed of the interleaving."""
     problems = []
     if threshold is not None and not 0 <= threshold <= 1:
-        problems.append(Problem("threshold", _("The threshold is a share between 0 and 1, e.g. 0.8.")))
+        problems.append(problem("threshold", "threshold", value=threshold))
     if control_rate == 1 or control_rate < 0:
-        problems.append(Problem("control_rate", _("One control item in N positions needs N of at least 2 (0: none).")))
+        problems.append(problem("control_rate", "control_rate", value=control_rate))
     if len(control_seed) > Dataset._meta.get_field("control_seed").max_length or unstorable(control_seed):
-        problems.append(Problem("control_seed", _("The seed is at most 100 characters of text.")))
+        problems.append(problem("control_seed", "control_seed"))
     if problems:
         raise Refused(problems)
     dataset.threshold, dataset.control_rate, dataset.control_seed = threshold, control_rate, control_seed
@@ -207,9 +200,9 @@ def set_explanation(item: Item, text: str) -> None:
     """The organizer's explanation of a training item's gold answer, written on the page
     (empty text: none)."""
     if not Item.objects.filter(pk=item.pk, dataset__pool_kind=Dataset.PoolKind.TRAINING).exists():
-        raise Refused.because(_("Only training items have explanations."))
+        raise Refused.of("explanation_of_real_item")
     if unstorable(text):
-        raise Refused.because(_("The explanation holds the character U+0000, which cannot be stored: remove it."))
+        raise Refused.of("unstorable/explanation_text")
     text = text.strip()
     if text:
         Explanation.objects.update_or_create(item=item, defaults={"text": text})
@@ -240,7 +233,7 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
     pool_items = Item.objects.filter(dataset__pool_of_id=round.dataset_id, dataset__pool_kind=Dataset.PoolKind.TRAINING,
                                      dataset__archived_at__isnull=True)
     if not pool_items.filter(pk=item.pk).exists():
-        raise Refused.because(_("This is not an item of the dataset's training round."))
+        raise Refused.of("not_training_item")
     refusals = answer_refusals(round.dataset.subtask, answer, item.payload)
     if refusals:
         raise Refused(refusals)
@@ -252,9 +245,9 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
         latest = TrainingRound.objects.filter(dataset_id=round.dataset_id, annotator_id=round.annotator_id).aggregate(
             latest=Max("attempt"))["latest"]
         if round.finished_at is not None or round.attempt != latest:
-            raise Refused.because(_("This training round is over; its answers can no longer change."))
+            raise Refused.of("round_over")
         if round.answers.filter(item=item).exists():
-            raise Refused.because(_("This training item is answered already."))
+            raise Refused.of("answered_already")
         stored = TrainingAnswer.objects.create(
             round=round, item=item, answer=answer,
             correctness=subtask.correctness(item.gold.payload, subtask.normalise(answer)),
@@ -275,11 +268,9 @@ def allow_retry(dataset: Dataset, annotator: AbstractBaseUser) -> TrainingRound:
         latest = (TrainingRound.objects.select_for_update()
                   .filter(dataset=dataset, annotator=annotator).order_by("-attempt").first())
         if latest is None:
-            raise Refused.because(_("%(name)s has not started the training round yet.")
-                                  % {"name": annotator.get_username()})
+            raise Refused.of("round_not_started", name=annotator.get_username())
         if latest.finished_at is None:
-            raise Refused.because(_("%(name)s has a training round in progress already.")
-                                  % {"name": annotator.get_username()})
+            raise Refused.of("round_in_progress", name=annotator.get_username())
         return TrainingRound.objects.create(dataset=dataset, annotator=annotator, attempt=latest.attempt + 1)
 
 
@@ -288,7 +279,7 @@ def release_from_training(dataset: Dataset, annotator: AbstractBaseUser, organiz
     latest round, started if none); only an annotator with items of the dataset. ``organizer``:
     who released them (None: not known, e.g. from a command run without ``--by``)."""
     if not dataset.assignments.filter(annotator=annotator).exists():
-        raise Refused.because(_("%(name)s has no items of this dataset.") % {"name": annotator.get_username()})
+        raise Refused.of("no_items_here", name=annotator.get_username())
     with transaction.atomic():
         latest = current_round(dataset, annotator)
         latest.released_at, latest.released_by = timezone.now(), organizer

@@ -95,6 +95,7 @@ def test_create_resubmit_update_and_stale_save(setup):
     stale = client.put(url, {"answer": {"answer": "D"}, "status": "submitted", "version": 1}, format="json")
     assert stale.status_code == 409
     assert stale.json()["current_version"] == 2 and "another tab or browser" in stale.json()["detail"]
+    assert stale.json()["codes"] == ["stale_version"]
     assert Annotation.objects.get().answer == {"answer": "C"}
     assert AnnotationRevision.objects.count() == 2
 
@@ -206,6 +207,7 @@ def test_an_unknown_numeral_word_needs_confirmation_through_the_api_too():
 
     asked = post(client, item, {"answer": "dwadzieścia prc"})
     assert asked.status_code == 422 and asked.json()["needs_confirmation"] is True
+    assert asked.json()["codes"] == ["caution"]
     assert "„prc”" in asked.json()["problems"][0]
     assert not Annotation.objects.exists()
 
@@ -222,4 +224,5 @@ def test_a_withdrawn_item_is_marked_in_the_list_and_takes_no_answer(setup):
     assert [entry["withdrawn"] for entry in listed] == [True, False, False]
     refused = post(setup["client"], item, {"answer": "C"}, version=1)
     assert refused.status_code == 403 and "withdrawn" in refused.json()["detail"]
+    assert refused.json()["codes"] == ["item_withdrawn"]
     assert Annotation.objects.get(item=item).answer == {"answer": "B"}

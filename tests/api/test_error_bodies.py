@@ -61,7 +61,7 @@ def test_refusals_of_drf_middlewares_and_urls_have_the_one_body(organizer):
     assert_refusal(organizer.post(reverse("api_token"), "x", content_type="text/plain"), 415)
     assert_refusal(organizer.get(reverse("api_datasets"), {"x": "a\x00b"}), 400)
     # Paths that are no endpoint, or name an id past the database's range: JSON, not Django's page.
-    assert_refusal(organizer.get("/api/nothing/"), 404)
+    assert assert_refusal(organizer.get("/api/nothing/"), 404)["codes"] == ["no_such_endpoint"]
     assert_refusal(organizer.get(f"/api/datasets/{BIGINT_MAX + 1}/items/"), 404)
     assert Client().get("/nothing/").status_code == 404 and "text/html" in Client().get("/nothing/")["Content-Type"]
     with override_settings(POLIS_MAX_UPLOAD_BYTES=10):

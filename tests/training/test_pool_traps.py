@@ -70,7 +70,7 @@ def test_the_same_text_under_other_ids_is_refused_naming_the_line(dataset):
         pool_of(dataset, "training", records)
     (problem,) = refused.value.problems
     assert (problem.code, problem.file, problem.line, problem.field) == ("shared_input", "pool.jsonl", 3, "id")
-    assert problem.params == {"id": "t-3", "other": "wsd-5", "dataset": dataset.name}
+    assert problem.params == {"id": "t-3", "other": "wsd-5", "dataset": dataset.name, "where": f"zbiór „{dataset.name}”"}
     assert problem.message.startswith("„t-3” ma ten sam tekst co „wsd-5” w: zbiór")
     assert not Dataset.objects.filter(pool_of=dataset).exists()
 

@@ -17,8 +17,8 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
         if not isinstance(entries, list):
             continue
         if len(entries) > positions:
-            problems.append(Problem(name, f"has more than {positions} entries", "too_many"))
+            problems.append(Problem(name, f"has more than {positions} entries", "too_many", params={"max": positions}))
         elif any(isinstance(entry, int) and not isinstance(entry, bool) and not 1 <= entry <= positions
                  for entry in entries):
-            problems.append(Problem(name, f"names a position outside 1..{positions}", "unknown_marker"))
+            problems.append(Problem(name, f"names a position outside 1..{positions}", "unknown_marker", params={"count": positions}))
     return AnswerLimits(problems=problems)

@@ -13,5 +13,5 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
     entries = answer.get("discourse_units")
     problems = []
     if isinstance(entries, list) and len(entries) > len(units):
-        problems.append(Problem("discourse_units", f"has more than {len(units)} entries", "too_many"))
+        problems.append(Problem("discourse_units", f"has more than {len(units)} entries", "too_many", params={"max": len(units)}))
     return AnswerLimits(label_limit=label_limit, problems=problems)
