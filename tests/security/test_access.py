@@ -63,7 +63,7 @@ def test_an_annotator_reaches_no_organizer_page(morphosyntax_queue):
     annotator, dataset = morphosyntax_queue
     client = Client()
     client.force_login(annotator)
-    values = {"pk": dataset.pk, "annotator": annotator.username, "model_pk": 1}
+    values = {"pk": dataset.pk, "annotator": annotator.username, "model_pk": 1, "item_pk": dataset.items.first().pk}
     for route, name in _patterns(get_resolver()):
         if route.startswith("organize/"):
             response = client.get(_url(route, values))
