@@ -262,6 +262,12 @@ class AdjudicationCase:
     gold_summary: str = ""  # the gold in the subtask's terms, as the answers are summarised
 
     @property
+    def majority_summary(self) -> str:
+        """The majority answer in the subtask's terms: the summary of an answer that gave it
+        (a majority of parts that no answer gave whole is shown as its fields)."""
+        return next((shown.summary for shown in self.answers if shown.majority), as_text(self.majority))
+
+    @property
     def version(self) -> int:
         return self.adjudication.version if self.adjudication else 0
 

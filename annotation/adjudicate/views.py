@@ -183,6 +183,7 @@ def _script_messages(language: str | None) -> dict[str, str]:
         "keyPrevious": _("Previous decision"),
         "keySkip": _("Skip this item"),
         "keyHelp": _("Show the keys"),
+        "keyHelpAnywhere": _("Show the keys, also while typing"),
         "keyBack": _("Back to choosing mode"),
         "keyAnswerField": _("Go to the answer field"),
         "keyEscape": _("Leave the text field or close a window"),

@@ -101,7 +101,8 @@ def items_in_order(dataset_id: int) -> QuerySet[Item]:
 
 def annotator_progress(dataset: Dataset) -> list[AnnotatorProgress]:
     """Per annotator of the dataset: submitted / assigned and median active time per item,
-    withdrawn items left out (as the annotators' own progress leaves them out)."""
+    counted as the annotators' own progress counts them: every position of their queue,
+    control items among them, withdrawn items left out."""
     assigned = (
         Assignment.objects.filter(dataset=dataset, item__withdrawn_at__isnull=True)
         .order_by()
@@ -109,8 +110,13 @@ def annotator_progress(dataset: Dataset) -> list[AnnotatorProgress]:
         .annotate(n=Count("pk"))
     )
     active_times: dict[int, list[int]] = defaultdict(list)
+    # Answers to the items assigned to their author in the dataset: a control item is of the
+    # control pool, assigned here.
     for annotator_id, active_ms in Annotation.objects.filter(
-        item__dataset=dataset, item__withdrawn_at__isnull=True, status=Annotation.Status.SUBMITTED
+        item__assignments__dataset=dataset,
+        item__assignments__annotator=F("annotator"),
+        item__withdrawn_at__isnull=True,
+        status=Annotation.Status.SUBMITTED,
     ).values_list("annotator_id", "active_ms"):
         active_times[annotator_id].append(active_ms)
     rows = [

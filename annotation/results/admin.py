@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
-from annotation.models import Campaign, ModelSubmission, StoredReport, StoredReportPart
+from annotation.models import Campaign, Dataset, ModelSubmission, StoredReport, StoredReportPart
 
 
 @admin.register(ModelSubmission)
@@ -34,6 +34,12 @@ class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "datasets", "human_source"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Training and control pools are parts of their dataset, never a campaign's own
+        # (archived datasets stay: a campaign made before the archiving keeps them).
+        self.fields["datasets"].queryset = Dataset.objects.filter(pool_of__isnull=True)
 
     def clean_datasets(self):
         datasets = self.cleaned_data["datasets"]

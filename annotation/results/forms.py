@@ -16,7 +16,8 @@ class CampaignForm(forms.Form):
     name = forms.CharField(label=_("Campaign name"), max_length=100)
     datasets = forms.ModelMultipleChoiceField(
         label=_("Datasets (one per subtask)"),
-        queryset=Dataset.objects.filter(archived_at__isnull=True).order_by("subtask", "name"),
+        # Training and control pools are parts of their dataset, never a campaign's own.
+        queryset=Dataset.objects.filter(archived_at__isnull=True, pool_of__isnull=True).order_by("subtask", "name"),
         widget=forms.CheckboxSelectMultiple,
     )
     human_source = forms.ChoiceField(label=_("Human source beside the models"), choices=Campaign.HumanSource.choices,

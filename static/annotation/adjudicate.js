@@ -102,9 +102,14 @@
   function stopEditing() {
     if (document.activeElement && editingArea.contains(document.activeElement)) document.activeElement.blur();
     setMode("choosing");
-    if (edited !== null) {
+    // Only a change makes "your edited answer" a choice: editing left untouched goes back to
+    // the answer it started from.
+    const startedFrom = cards.find((card) => card !== editedCard && card.dataset.edit === config.editFrom);
+    if (edited !== null && JSON.stringify(edited) !== JSON.stringify(initial)) {
       editedCard.hidden = false;
       choose(editedCard);
+    } else if (startedFrom && (!chosen || chosen === editedCard)) {
+      choose(startedFrom);
     } else {
       (chosen || cards[0])?.focus();
     }
@@ -252,6 +257,7 @@
   });
   inBoth({ code: "Enter", ctrl: true, inTextField: true, label: text.keySaveAnywhere, run: save });
   inBoth({ key: "?", label: text.keyHelp, run: openHelp });
+  inBoth({ code: "F1", inTextField: true, label: text.keyHelpAnywhere, run: openHelp });
 
   document.getElementById("action-edit").addEventListener("click", startEditing);
   document.getElementById("action-keys").addEventListener("click", openHelp);

@@ -23,10 +23,16 @@ window.PolisKeys = (function () {
 
   const needsAlt = (spec) => !singleKeys && typesCharacter(spec);
 
+  // The character a punctuation key types (on a Polish or US layout), as a person names it.
+  const PUNCTUATION = {
+    Slash: "/", Minus: "-", Equal: "=", Comma: ",", Period: ".", Semicolon: ";", Quote: "'",
+    Backquote: "`", Backslash: "\\", BracketLeft: "[", BracketRight: "]",
+  };
+
   function keyName(spec) {
     let name = spec.key || spec.code;
     if (spec.code) {
-      name = spec.code
+      name = PUNCTUATION[spec.code] || spec.code
         .replace(/^Key/, "")
         .replace(/^Digit/, "")
         .replace(/^Numpad/, "")

@@ -112,6 +112,34 @@ def test_wsd_editing_mode_uses_the_widget_keys_and_esc_returns(page: Page, live_
     assert (adjudication.answer, adjudication.source, adjudication.note) == ({"answer": "C"}, "edited", "Sens C.")
 
 
+def test_edit_then_esc_without_a_change_keeps_the_answer_edited_from(page: Page, live_server, login):
+    answered = wsd_answered([["A", "B"]])
+    start(page, live_server, login, answered)
+    page.keyboard.press("2")
+    page.keyboard.press("e")
+    expect_editing(page, 2)
+    page.keyboard.press("Escape")
+    expect(page.locator("#mode-badge")).to_have_text(re.compile("Choosing|Wybieranie"))
+    expect(page.locator("#edited-card")).to_be_hidden()
+    expect(page.locator('.answer-card[data-key="2"]')).to_have_attribute("aria-checked", "true")
+    page.keyboard.press("Enter")
+    expect_done(page, answered)
+    assert decision(answered.items[0]) == ({"answer": "B"}, "annotation")
+
+
+def test_f1_opens_the_keys_in_both_modes(page: Page, live_server, login):
+    answered = wsd_answered([["A", "B"]])
+    start(page, live_server, login, answered)
+    page.keyboard.press("F1")
+    expect(page.locator("#keys-help")).to_be_visible()
+    expect(page.locator("#keys-list-choosing")).to_contain_text("F1")
+    page.keyboard.press("Escape")
+    page.keyboard.press("e")
+    expect_editing(page, 1)
+    page.keyboard.press("F1")
+    expect(page.locator("#keys-help")).to_be_visible()
+
+
 def test_the_keys_overlay_lists_both_modes(page: Page, live_server, login):
     answered = wsd_answered([["A", "B", "B"]])
     start(page, live_server, login, answered)

@@ -24,6 +24,9 @@ def test_help_opens_from_inside_the_answer_field_and_gives_the_focus_back(page: 
         page.keyboard.press(keys)
         expect(help_dialog).to_be_visible()
         expect(page.locator("#keys-list")).to_contain_text("Show the keys, also while typing")
+        # Named as the key a person presses, not by its code.
+        expect(page.locator("#keys-list")).to_contain_text("Ctrl+/")
+        expect(page.locator("#keys-list")).not_to_contain_text("Slash")
         page.keyboard.press("Escape")
         expect(help_dialog).to_be_hidden()
         expect(field).to_be_focused()

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from annotation.annotate import queue as queues
 from annotation.annotate.services import save_answer
 from annotation.datasets.assigning import assign, is_control_position, release_items
+from annotation.datasets.progress import annotator_progress
 from annotation.models import Assignment, Dataset
 from annotation.results.agreement import counted_items, dataset_answers
 from annotation.results.exporting import build_export, build_submission
@@ -97,6 +98,18 @@ def test_control_items_never_reach_exports_or_agreement_and_count_in_progress(co
         assert queues.progress(user, controlled).done
     assert not control_ids & set(counted_items(controlled).values_list("external_id", flat=True))
     assert not control_ids & {item.external_id for item in dataset_answers(controlled).items}
+
+
+def test_the_organizer_and_the_annotator_count_the_same_progress_control_items_among_it(controlled, annotator):
+    assign(controlled, [annotator], 1)
+    positions = sorted(queues.queue(annotator, controlled).values_list("position", flat=True))
+    for position in positions[:-1]:
+        page = queues.item_page(annotator, controlled.pk, position)
+        save_answer(page=page, answer={"answer": "A"}, submit=True, based_on_version=0)
+    own = queues.progress(annotator, controlled)
+    (row,) = annotator_progress(controlled)
+    assert (row.submitted, row.assigned) == (own.submitted, own.assigned) == (len(positions) - 1, len(positions))
+    assert control_positions(controlled, annotator)
 
 
 def test_control_accuracy_per_annotator_with_an_alert_below_the_threshold(controlled, annotator, organizer, client):

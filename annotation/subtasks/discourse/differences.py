@@ -27,8 +27,10 @@ def differences(payload: dict, answers: LabelledAnswers, counted: int) -> Differ
     return Differences(
         template="annotation/adjudicate/differences/discourse.html",
         summaries=[
+            # A unit counts for an answer no other answer agrees with there: two identical
+            # trees beside a third are alone in none of its differences.
             _("%(count)s units differ from the others") % {"count": sum(
-                any(row["cells"][index] != other for other in row["cells"]) for row in rows
+                row["cells"].count(row["cells"][index]) == 1 for row in rows
             )}
             for index in range(len(answers))
         ],
