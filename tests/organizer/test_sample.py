@@ -1,0 +1,98 @@
+"""A dataset's seeded sample: the scorer's draw over its items, the only items assigned."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from annotation.core.errors import Refused
+from annotation.datasets.assigning import assign
+from annotation.datasets.sampling import preview_sample, sample_ids, served_items, set_sample
+from annotation.models import Assignment, Dataset
+from scoring.sampling import draw_sample
+from tests.factories import make_dataset, make_user
+
+pytestmark = pytest.mark.django_db
+
+RECORDS = [
+    {"id": f"c{index:02d}", "sentence_with_positions": "Ala [1] ma [2] kota.", "genre": "news" if index % 3 else "web"}
+    for index in range(30)
+]
+
+
+def commas(name="commas-sample"):
+    return make_dataset("commas", RECORDS, name=name)
+
+
+def test_the_sample_is_the_scorers_draw_ranked_in_the_permutations_order():
+    dataset = commas()
+    drawn = set_sample(dataset, 10, 2026, "genre")
+    assert drawn == draw_sample(RECORDS, 10, 2026, "genre")
+    assert [(stratum.value, stratum.size, stratum.sample_size) for stratum in drawn.strata] == [
+        ('"news"', 20, 7), ('"web"', 10, 3)]
+    ranked = list(served_items(dataset).order_by("sample_rank").values_list("external_id", flat=True))
+    assert ranked == drawn.order
+    assert sample_ids(dataset) == drawn.ids == sorted(drawn.ids)
+    dataset.refresh_from_db()
+    assert (dataset.sample_size, dataset.sample_seed, dataset.sample_field) == (10, 2026, "genre")
+
+
+def test_only_the_sample_is_assigned():
+    dataset = commas()
+    drawn = set_sample(dataset, 12, 5)
+    annotators = [make_user() for _ in range(3)]
+    result = assign(dataset, annotators, 2)
+    assert result.total_added == 24
+    assigned = set(Assignment.objects.filter(dataset=dataset).values_list("item__external_id", flat=True))
+    assert assigned == set(drawn.ids)
+
+
+def test_without_a_sample_every_item_is_served():
+    dataset = commas()
+    assert sample_ids(dataset) == sorted(record["id"] for record in RECORDS)
+    set_sample(dataset, 5, 1)
+    set_sample(dataset, None)
+    dataset.refresh_from_db()
+    assert (dataset.sample_size, dataset.sample_seed, dataset.sample_field) == (None, None, "")
+    assert served_items(dataset).count() == 30
+
+
+def test_a_sample_larger_than_the_dataset_or_after_assignment_is_refused_and_changes_nothing():
+    dataset = commas()
+    with pytest.raises(Refused, match="a sample of 31 items asked of commas-sample, which has 30"):
+        set_sample(dataset, 31, 0)
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+    set_sample(dataset, 6, 0)
+    assign(dataset, [make_user()], 1)
+    with pytest.raises(Refused, match="has items assigned already"):
+        set_sample(dataset, 8, 0)
+    assert len(sample_ids(Dataset.objects.get(pk=dataset.pk))) == 6
+
+
+def test_the_preview_changes_nothing():
+    dataset = commas()
+    assert len(preview_sample(dataset, 4, 9).ids) == 4
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+    assert served_items(dataset).count() == 30
+
+
+def run(*args):
+    out = StringIO()
+    call_command("sample", *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_the_command_shows_the_allocation_sets_the_sample_and_prints_its_ids():
+    dataset = commas()
+    assert run(dataset.name, "--size", "10", "--seed", "2026", "--stratify", "genre", "--dry-run") == (
+        'genre = "news": 7 of 20\ngenre = "web": 3 of 10\ncommas-sample: the sample would be 10 of 30 items\n')
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+    run(dataset.name, "--size", "10", "--seed", "2026", "--stratify", "genre")
+    assert run(dataset.name, "--ids").splitlines() == draw_sample(RECORDS, 10, 2026, "genre").ids
+    with pytest.raises(CommandError, match="1 problem; the sample is unchanged"):
+        run(dataset.name, "--size", "40", "--seed", "1")
+    with pytest.raises(CommandError, match="give --size n and --seed S"):
+        run(dataset.name, "--size", "4")
+    assert run(dataset.name, "--all") == "commas-sample: every item is given\n"
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
