@@ -96,3 +96,26 @@ def test_the_command_shows_the_allocation_sets_the_sample_and_prints_its_ids():
         run(dataset.name, "--size", "4")
     assert run(dataset.name, "--all") == "commas-sample: every item is given\n"
     assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+
+
+def test_the_page_previews_sets_downloads_and_refuses(organizer_client, client):
+    dataset = commas()
+    url = f"/organize/{dataset.pk}/sample/"
+    page = organizer_client.get(url)
+    assert page.status_code == 200 and "30" in page.content.decode()
+    preview = organizer_client.post(url, {"action": "preview", "size": "10", "seed": "2026", "field": "genre"})
+    text = preview.content.decode()
+    assert preview.status_code == 200 and 'id="allocation"' in text
+    assert "<code>&quot;news&quot;</code></td><td class=\"num\">20</td><td class=\"num\">7</td>" in text
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+    assert organizer_client.post(url, {"action": "set", "size": "10", "seed": "2026", "field": "genre"}).status_code == 302
+    download = organizer_client.get(url + "?download=ids")
+    assert download["Content-Disposition"] == 'attachment; filename="commas-sample.sample.txt"'
+    assert download.content.decode().splitlines() == draw_sample(RECORDS, 10, 2026, "genre").ids
+    too_large = organizer_client.post(url, {"action": "set", "size": "31", "seed": "0"})
+    assert too_large.status_code == 422 and "which has 30" in too_large.content.decode()
+    assert len(sample_ids(dataset)) == 10
+    client.force_login(make_user())
+    assert client.get(url).status_code in (302, 403)
+    assert client.post(url, {"action": "all"}).status_code in (302, 403)
+    assert Dataset.objects.get(pk=dataset.pk).sample_size == 10

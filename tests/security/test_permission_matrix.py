@@ -55,6 +55,7 @@ APPLICATION = {
     "organizer_removal":     "302/302 403/403 403/403 403/403 200/400",  # POST names no action
     "organizer_model_removal": "302/302 403/403 403/403 403/403 404/404",  # no model submission of that id
     "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_sample":      "302/302 403/403 403/403 403/403 200/200",  # POST names no action: the page again
     "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
     "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
     "api_dataset_export":    "403/403 403/405 403/405 403/405 200/405",
