@@ -119,3 +119,27 @@ def test_the_page_previews_sets_downloads_and_refuses(organizer_client, client):
     assert client.get(url).status_code in (302, 403)
     assert client.post(url, {"action": "all"}).status_code in (302, 403)
     assert Dataset.objects.get(pk=dataset.pk).sample_size == 10
+
+
+def test_the_api_reads_previews_sets_and_refuses(organizer_client, client):
+    dataset = commas()
+    url = f"/api/datasets/{dataset.pk}/sample/"
+    assert organizer_client.get(url).json() == {"size": None, "seed": None, "field": "",
+                                                "ids": sorted(record["id"] for record in RECORDS), "strata": []}
+    draw = draw_sample(RECORDS, 10, 2026, "genre")
+    allocation = [{"value": '"news"', "size": 20, "sample_size": 7}, {"value": '"web"', "size": 10, "sample_size": 3}]
+    body = {"size": 10, "seed": 2026, "field": "genre"}
+    dry = organizer_client.put(url, {**body, "dry_run": True}, content_type="application/json")
+    assert dry.json() == {**body, "ids": draw.ids, "strata": allocation}
+    assert Dataset.objects.get(pk=dataset.pk).sample_size is None
+    assert organizer_client.put(url, body, content_type="application/json").json() == {
+        **body, "ids": draw.ids, "strata": allocation}
+    assert organizer_client.get(url).json() == {**body, "ids": draw.ids, "strata": []}
+    no_seed = organizer_client.put(url, {"size": 3}, content_type="application/json")
+    assert (no_seed.status_code, no_seed.json()["problems"]) == (400, ["seed: a sample needs a seed"])
+    assign(dataset, [make_user()], 1)
+    late = organizer_client.put(url, {"size": None}, content_type="application/json")
+    assert late.status_code == 422 and "has items assigned already" in late.json()["problems"][0]
+    assert organizer_client.get(url).json()["size"] == 10
+    client.force_login(make_user())
+    assert client.get(url).status_code == 403
