@@ -9,7 +9,8 @@ from django.core.management.base import CommandError
 from annotation.core.errors import Refused
 from annotation.datasets.assigning import assign
 from annotation.datasets.sampling import preview_sample, sample_ids, served_items, set_sample
-from annotation.models import Assignment, Dataset
+from annotation.models import Annotation, Assignment, Dataset
+from annotation.results.report import dataset_report
 from scoring.sampling import draw_sample
 from tests.factories import make_dataset, make_user
 
@@ -143,3 +144,17 @@ def test_the_api_reads_previews_sets_and_refuses(organizer_client, client):
     assert organizer_client.get(url).json()["size"] == 10
     client.force_login(make_user())
     assert client.get(url).status_code == 403
+
+
+def test_the_report_names_the_sample_and_its_complete_items_lie_within_it():
+    dataset = make_dataset("commas", RECORDS, gold=[{"id": record["id"], "commas": [1], "optional": []}
+                                                    for record in RECORDS], name="commas-reported")
+    drawn = set_sample(dataset, 6, 3)
+    annotators = [make_user() for _ in range(2)]
+    assign(dataset, annotators, 2)
+    for assignment in Assignment.objects.filter(dataset=dataset).select_related("item"):
+        Annotation.objects.create(item=assignment.item, annotator=assignment.annotator,
+                                  answer={"commas": [1], "optional": []}, status=Annotation.Status.SUBMITTED)
+    report = dataset_report(Dataset.objects.get(pk=dataset.pk), resamples=0, test_rounds=0)
+    assert report["sample"] == {"size": 6, "seed": 3, "field": "", "ids": drawn.ids}
+    assert sorted(report["complete_items"]) == drawn.ids
