@@ -158,3 +158,20 @@ def test_the_report_names_the_sample_and_its_complete_items_lie_within_it():
     report = dataset_report(Dataset.objects.get(pk=dataset.pk), resamples=0, test_rounds=0)
     assert report["sample"] == {"size": 6, "seed": 3, "field": "", "ids": drawn.ids}
     assert sorted(report["complete_items"]) == drawn.ids
+
+
+def test_items_outside_the_sample_are_refused_by_the_page_and_the_api(client):
+    dataset = commas()
+    drawn = set_sample(dataset, 4, 8)
+    annotator = make_user()
+    assign(dataset, [annotator], 1)
+    client.force_login(annotator)
+    listed = client.get(f"/api/datasets/{dataset.pk}/items/").json()
+    assert sorted(item["payload"]["id"] for item in listed["results"]) == drawn.ids
+    assert client.get(f"/annotate/{dataset.pk}/4/").status_code == 200
+    assert client.get(f"/annotate/{dataset.pk}/5/").status_code == 404
+    outside = dataset.items.exclude(external_id__in=drawn.ids).first()
+    refused = client.post("/api/annotations/", {"item": outside.pk, "answer": {"commas": [1], "optional": []},
+                                                "status": "submitted", "version": 0}, content_type="application/json")
+    assert refused.status_code == 404
+    assert not Annotation.objects.filter(item=outside).exists()
