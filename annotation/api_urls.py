@@ -35,6 +35,7 @@ urlpatterns = [
     path("adjudication/items/<id:pk>/decision/", adjudicate.adjudication_decision, name="api_adjudication_decision"),
     path("datasets/<id:pk>/adjudication-settings/", adjudicate.adjudication_settings, name="api_adjudication_settings"),
     path("items/<id:pk>/withdraw/", datasets.withdraw, name="api_withdraw"),
+    path("datasets/<id:pk>/sample/", datasets.dataset_sample, name="api_dataset_sample"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", api_docs, name="api_docs"),
 ]

@@ -38,6 +38,7 @@ urlpatterns = [
          name="organizer_model_removal"),
     path("organize/<id:pk>/gold/", datasets.import_gold_upload, name="organizer_import_gold"),
     path("organize/<id:pk>/assign/", datasets.assign_annotators, name="organizer_assign"),
+    path("organize/<id:pk>/sample/", datasets.dataset_sample, name="organizer_sample"),
     path("organize/<id:pk>/exports/", results.dataset_exports, name="organizer_exports"),
     path("organize/<id:pk>/export/<str:annotator>/", results.export_submission, name="organizer_export"),
     path("organize/<id:pk>/report/", results.dataset_report_page, name="organizer_report"),

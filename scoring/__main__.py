@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score|compare|annotators|holm|agreement|majority: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|compare|annotators|holm|agreement|majority|sample: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from scoring.agreement import ReadAnswers, agreement_figures, figures_text, normalised_majority_answer, read_answers
 from scoring.annotators import group_figures
 from scoring.evaluate import compare_files, read_gold, read_predictions, score_files
+from scoring.sampling import SampleTooLarge, draw_sample, read_sample_inputs
 from scoring.significance import holm
 from scoring.subtasks import SUBTASKS
 from scoring.validation import check_gold, check_inputs, check_submission, sorted_by_line, submission_line
@@ -154,7 +155,7 @@ def _p_value(text: str) -> float:
     return number
 
 
-def _resamples(text: str) -> int:
+def _non_negative(text: str) -> int:
     number = int(text)
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
@@ -162,7 +163,7 @@ def _resamples(text: str) -> int:
 
 
 def _add_interval_arguments(command) -> None:
-    command.add_argument("--ci", type=_resamples, default=0, metavar="N",
+    command.add_argument("--ci", type=_non_negative, default=0, metavar="N",
                          help="add a 95%% percentile-bootstrap interval from N resamples of the gold lines (default 0: none)")
     command.add_argument("--seed", type=int, default=0, help="seed of the resamples (default 0)")
 
@@ -213,6 +214,21 @@ def majority(args) -> int:
     return 0
 
 
+def sample(args) -> int:
+    records, problems = read_sample_inputs(_read(args.inputs), args.inputs)
+    if problems:
+        _report(problems)
+        return 1
+    try:
+        drawn = draw_sample(records, args.size, args.seed, args.stratify)
+    except SampleTooLarge:
+        print(f"{args.inputs}: --size {args.size} is more than its {_count(len(records), 'item')}", file=sys.stderr)
+        return 1
+    for item_id in drawn.ids:
+        print(item_id)
+    return 0
+
+
 def _flatten(metrics: dict, prefix: str = ""):
     for name, value in metrics.items():
         if isinstance(value, dict):
@@ -254,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("--json", action="store_true", help="print one JSON object: score_a, score_b, diff (A - B)")
     _add_unit_arguments(command, "score both only on the gold items A answers")
     _add_interval_arguments(command)
-    command.add_argument("--test-rounds", type=_resamples, default=0, metavar="R",
+    command.add_argument("--test-rounds", type=_non_negative, default=0, metavar="R",
                          help="add a paired randomization test of R rounds (seeded with --seed) and McNemar's test "
                               "(default 0: no test)")
     command.set_defaults(run=compare)
@@ -272,6 +288,13 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_argument("p_values", nargs="+", type=_p_value, metavar="P")
     command.add_argument("--json", action="store_true", help="print one JSON object: m, p_values, adjusted")
     command.set_defaults(run=holm_command)
+
+    command = commands.add_parser("sample", help="a seeded sample of an inputs file's ids, one a line")
+    command.add_argument("--inputs", required=True, help="a JSON Lines file, each line with a unique string id")
+    command.add_argument("--size", required=True, type=_non_negative, metavar="n", help="how many ids to draw")
+    command.add_argument("--seed", required=True, type=_non_negative, metavar="S", help="seed of the permutation (0 or more)")
+    command.add_argument("--stratify", metavar="FIELD", help="a top-level field: each of its values gets its share")
+    command.set_defaults(run=sample)
 
     for name, run, description in (
         ("agreement", agreement, "agreement between several submission files (one per annotator)"),

@@ -72,6 +72,12 @@ MESSAGES: dict[str, str] = {
     "required/dataset_name": _("a dataset needs a name"),
     "too_long/dataset_name": _("a dataset name has at most %(max)d characters"),
     "exists/dataset": _("a dataset named “%(name)s” exists already; choose another name"),
+    # A dataset's sample (annotation.datasets.sampling).
+    "sample_too_large": _("a sample of %(size)d items asked of %(dataset)s, which has %(count)d"),
+    "sample_without_seed": _("a sample needs a seed"),
+    "sample_after_assignment": _(
+        "%(dataset)s has items assigned already: its sample is set before the first assignment"
+    ),
     # Assigning items (annotation.datasets.assigning).
     "per_item_too_small": _("annotators per item must be at least 1"),
     "too_few_annotators": _("%(per_item)d annotators per item need at least %(per_item)d annotators; %(given)d given"),

@@ -1,4 +1,5 @@
-"""REST API of the datasets concern: an organizer withdraws a broken item."""
+"""REST API of the datasets concern: an organizer withdraws a broken item, reads and sets a
+dataset's sample."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -8,9 +9,12 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from annotation.core.errors import Refused
+from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ORGANIZER, has_role
 from annotation.datasets.organizing import withdraw_item
-from annotation.models import Item
+from annotation.datasets.sampling import preview_sample, sample_ids, set_sample
+from annotation.models import Dataset, Item
 
 
 class WithdrawSerializer(serializers.Serializer):
@@ -29,3 +33,55 @@ def withdraw(request: Request, pk: int) -> Response:
     incoming.is_valid(raise_exception=True)
     withdraw_item(item, request.user, incoming.validated_data["reason"])
     return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class StratumSerializer(serializers.Serializer):
+    value = serializers.CharField(help_text="the field's value as canonical JSON")
+    size = serializers.IntegerField(help_text="the stratum's items")
+    sample_size = serializers.IntegerField(help_text="its items in the sample")
+
+
+class SampleSerializer(serializers.Serializer):
+    size = serializers.IntegerField(min_value=0, allow_null=True, help_text="null: every item")
+    seed = serializers.IntegerField(min_value=0, allow_null=True, required=False, default=None)
+    field = serializers.CharField(allow_blank=True, required=False, default="", max_length=200)
+    dry_run = serializers.BooleanField(required=False, default=False, write_only=True,
+                                       help_text="return the draw and its allocation, change nothing")
+    ids = serializers.ListField(child=serializers.CharField(), read_only=True, help_text="in Python string order")
+    strata = StratumSerializer(many=True, read_only=True, help_text="the allocation of a draw just made")
+
+    def validate(self, data):
+        if data["size"] is not None and data["seed"] is None:
+            raise serializers.ValidationError({"seed": "a sample needs a seed"})
+        if data["size"] is None and data["dry_run"]:
+            raise serializers.ValidationError({"size": "a dry run draws a sample: give its size"})
+        return data
+
+
+@extend_schema(methods=["GET"], responses=SampleSerializer)
+@extend_schema(methods=["PUT"], request=SampleSerializer, responses=SampleSerializer)
+@api_view(["GET", "PUT"])
+def dataset_sample(request: Request, pk: int) -> Response:
+    """Organizers: the dataset's seeded sample (the draw of `python -m scoring sample`), the only
+    items assigned. PUT sets it (size null: every item; set before the first assignment), or with
+    dry_run only shows the draw and its allocation per stratum."""
+    if not has_role(request.user, ORGANIZER):
+        raise PermissionDenied
+    dataset = get_object_or_404(Dataset, pk=pk)
+    strata = []
+    if request.method == "PUT":
+        incoming = SampleSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        size, seed, field = (incoming.validated_data[name] for name in ("size", "seed", "field"))
+        try:
+            if incoming.validated_data["dry_run"]:
+                drawn = preview_sample(dataset, size, seed, field)
+                return Response({"size": size, "seed": seed, "field": field, "ids": drawn.ids,
+                                 "strata": StratumSerializer(drawn.strata, many=True).data})
+            drawn = set_sample(dataset, size, seed, field)
+        except Refused as refusal:
+            return Response(refusal_data(refusal), status=refusal_status(refusal))
+        strata = [] if drawn is None else StratumSerializer(drawn.strata, many=True).data
+        dataset.refresh_from_db()
+    return Response({"size": dataset.sample_size, "seed": dataset.sample_seed, "field": dataset.sample_field,
+                     "ids": sample_ids(dataset), "strata": strata})

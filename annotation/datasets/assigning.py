@@ -1,4 +1,6 @@
 """Assignment of a dataset's items to annotators: k distinct annotators per item, balanced.
+Only the dataset's sample is assigned (annotation.datasets.sampling), so items outside it are
+never served.
 
 Each annotator works through their items in their own order: the dataset's items shuffled by
 `random.Random(f"{dataset}:{username}")`, so the order is the same on every machine and run
@@ -25,6 +27,7 @@ from annotation.core.errors import Refused
 from annotation.core.problems import problem
 from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
 from annotation.core.statistics import analyze_after_commit
+from annotation.datasets.sampling import served_items
 from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
 
 
@@ -82,7 +85,7 @@ def assign(dataset: Dataset, annotators: list[User], per_item: int) -> Assignmen
     with transaction.atomic():
         dataset = _lock(dataset)
         assignees, load = _current_assignments(dataset)
-        item_ids = list(dataset.items.order_by("ordinal").values_list("id", flat=True))
+        item_ids = list(served_items(dataset).order_by("ordinal").values_list("id", flat=True))
         new: dict[User, set[int]] = defaultdict(set)
         rng = random.Random(f"{dataset.name}:assign")
         for item_id in item_ids:
@@ -151,7 +154,7 @@ def release_items(
             load[user.pk] += 1
         _rebalance(annotators, new, assignees, load)
         Assignment.objects.filter(dataset=dataset, annotator=departed, item_id__in=released_ids).delete()
-        item_ids = list(dataset.items.order_by("ordinal").values_list("id", flat=True))
+        item_ids = list(served_items(dataset).order_by("ordinal").values_list("id", flat=True))
         _append_to_queues(dataset, new, item_ids)
         analyze_after_commit(Assignment)
     return AssignmentResult(

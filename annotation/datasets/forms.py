@@ -51,6 +51,12 @@ class AssignForm(forms.Form):
     per_item = forms.IntegerField(label=_("Annotators per item"), min_value=1, initial=3)
 
 
+class SampleForm(forms.Form):
+    size = forms.IntegerField(label=_("Sample size (n)"), min_value=0)
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, initial=0)
+    field = forms.CharField(label=_("Stratify by field (optional)"), required=False, max_length=200)
+
+
 class ReleaseForm(forms.Form):
     departed = forms.ModelChoiceField(label=_("Annotator who left"), queryset=User.objects.none())
 

@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -18,7 +19,7 @@ from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.datasets import removing
 from annotation.datasets.assigning import assign, release_items
-from annotation.datasets.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm
+from annotation.datasets.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm, SampleForm
 from annotation.datasets.importing import import_dataset, import_gold
 from annotation.datasets.organizing import resolve_flag, set_frozen
 from annotation.datasets.progress import (
@@ -33,6 +34,7 @@ from annotation.datasets.progress import (
     open_flag_count,
     withdrawn_items,
 )
+from annotation.datasets.sampling import preview_sample, sample_ids, served_items, set_sample
 from annotation.models import Dataset, Flag
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -232,5 +234,44 @@ def assign_annotators(request: HttpRequest, pk: int) -> HttpResponse:
             "release_form": release_form,
             "progress": annotator_progress(dataset),
         },
+        status=status,
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def dataset_sample(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dataset's sample: preview a draw's allocation (action=preview), set it (action=set),
+    go back to every item (action=all); ?download=ids gives its ids, one a line."""
+    dataset = get_object_or_404(Dataset, pk=pk)
+    if request.GET.get("download") == "ids":
+        response = HttpResponse("".join(f"{item_id}\n" for item_id in sample_ids(dataset)),
+                                content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = content_disposition_header(True, f"{dataset.name}.sample.txt")
+        return response
+    action = request.POST.get("action")
+    form = SampleForm(request.POST if action in ("preview", "set") else None)
+    preview, status = None, 200
+    if request.method == "POST" and (action == "all" or form.is_valid()):
+        try:
+            if action == "all":
+                set_sample(dataset, None)
+            elif action == "preview":
+                preview = preview_sample(dataset, **form.cleaned_data)
+            else:
+                set_sample(dataset, **form.cleaned_data)
+        except Refused as refused:
+            for message in refused.messages:
+                form.add_error(None, message)
+            status = refusal_status(refused)
+        else:
+            if action != "preview":
+                messages.success(request, _("The sample is set."))
+                return redirect("organizer_sample", pk=dataset.pk)
+    return TemplateResponse(
+        request,
+        "annotation/organizer/sample.html",
+        {"dataset": dataset, "form": form, "preview": preview, "served": served_items(dataset).count(),
+         "items": dataset.items.count()},
         status=status,
     )

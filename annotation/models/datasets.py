@@ -70,6 +70,11 @@ class Dataset(models.Model):
     archived_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # The seeded sample annotators are given (scoring.sampling.draw_sample; None: every item),
+    # its members marked by Item.sample_rank. Set before any item is assigned.
+    sample_size = models.PositiveIntegerField(_("sample size"), null=True, blank=True)
+    sample_seed = models.PositiveBigIntegerField(_("sample seed"), null=True, blank=True)
+    sample_field = models.CharField(_("sample stratified by"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -97,6 +102,11 @@ class Dataset(models.Model):
                 condition=Q(archived_at__isnull=True, archived_by__isnull=True) | Q(archived_at__isnull=False),
                 name="dataset_archived_by_only_when_archived",
             ),
+            models.CheckConstraint(
+                condition=Q(sample_size__isnull=True, sample_seed__isnull=True, sample_field="")
+                | Q(sample_size__isnull=False, sample_seed__isnull=False),
+                name="dataset_sample_size_with_seed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -120,6 +130,9 @@ class Item(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
+    # 1-based place in the dataset's sample, in the order of the sample's permutation (a pilot
+    # is its first m); None: outside the sample, or the dataset has none.
+    sample_rank = models.PositiveIntegerField(_("place in the sample"), null=True, blank=True)
 
     class Meta:
         ordering = ["dataset", "ordinal"]
@@ -128,6 +141,7 @@ class Item(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["dataset", "external_id"], name="item_unique_external_id"),
             models.UniqueConstraint(fields=["dataset", "ordinal"], name="item_unique_ordinal"),
+            models.UniqueConstraint(fields=["dataset", "sample_rank"], name="item_unique_sample_rank"),
             models.CheckConstraint(
                 condition=Q(withdrawn_at__isnull=True) | Q(withdrawn_by__isnull=False),
                 name="item_withdrawn_by_someone",

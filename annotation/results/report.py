@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
+from annotation.datasets.sampling import sample_ids
 from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.results.exporting import DatasetReads, Export, build_export
 from annotation.training.selectors import training_procedure
@@ -449,6 +450,9 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "gold_synthetic": dataset.gold_synthetic,
         "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
         "n_items": dataset.items.count(),
+        # The items annotators were given (`python manage.py sample`; size null: every item).
+        "sample": {"size": dataset.sample_size, "seed": dataset.sample_seed, "field": dataset.sample_field,
+                   "ids": sample_ids(dataset)},
         "n_gold": len(gold),
         "n_withdrawn": len(reads.withdrawn),
         "resamples": resamples,

@@ -32,7 +32,7 @@ from annotation.models import (
 )
 
 SETTINGS = ("name", "subtask", "frozen", "gold_synthetic", "threshold", "control_rate", "control_seed", "pool_kind",
-            "archived_at")
+            "archived_at", "sample_size", "sample_seed", "sample_field")
 
 
 def campaigns() -> QuerySet[Campaign]:

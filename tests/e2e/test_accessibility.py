@@ -72,6 +72,7 @@ PAGES = [
     State("organizer_training", "organizer"),
     State("organizer_import_gold", "organizer"),
     State("organizer_assign", "organizer"),
+    State("organizer_sample", "organizer"),
     State("organizer_exports", "organizer"),
     State("organizer_export", "organizer"),
     State("organizer_report", "organizer"),
@@ -143,7 +144,7 @@ def campaign() -> Campaign:
         "organizer_export": reverse("organizer_export", args=[answered["wsd"].pk, rater]),
     }
     for name in ("organizer_dataset", "organizer_agreement", "organizer_import_gold", "organizer_assign",
-                 "organizer_exports", "organizer_report"):
+                 "organizer_sample", "organizer_exports", "organizer_report"):
         paths[name] = reverse(name, args=[answered["wsd"].pk])
     paths["organizer_items"] = reverse("organizer_items", args=[answered["wsd"].pk])
     paths["organizer_item"] = reverse("organizer_item", args=[answered["wsd"].pk, case["wsd"]])

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 
 REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
-    "n_items", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
+    "n_items", "sample", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
     "excluded", "test_rounds", "complete_items", "mean_annotator", "best_annotator", "notes", "commands",
 }
 SOURCE_KEYS = {

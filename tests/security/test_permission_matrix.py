@@ -43,6 +43,7 @@ APPLICATION = {
     "api_adjudication_decision": "403/403 405/403 405/403 405/400 405/403",
     "api_adjudication_settings": "403/403 403/405 403/405 403/405 200/405",
     "api_withdraw":              "403/403 405/403 405/403 405/403 405/400",
+    "api_dataset_sample":        "403/403 403/405 403/405 403/405 200/405",
     "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
     "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
     "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",
@@ -58,6 +59,7 @@ APPLICATION = {
     "organizer_removal":     "302/302 403/403 403/403 403/403 200/400",  # POST names no action
     "organizer_model_removal": "302/302 403/403 403/403 403/403 404/404",  # no model submission of that id
     "organizer_assign":      "302/302 403/403 403/403 403/403 200/200",
+    "organizer_sample":      "302/302 403/403 403/403 403/403 200/200",  # POST names no action: the page again
     "organizer_export":      "302/302 403/403 403/403 403/403 200/405",
     "organizer_exports":     "302/302 403/403 403/403 403/403 200/405",
     "api_dataset_export":    "403/403 403/405 403/405 403/405 200/405",
