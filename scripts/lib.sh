@@ -97,15 +97,12 @@ start_throwaway_postgres() {
         || { cat "$tmp/server.log" >&2; die "the throwaway PostgreSQL did not start"; }
 }
 
-# The benchmarks' server side: Chromium, PostgreSQL and the settings of a production run.
-# DATABASE_URL names database $1 on the server on 127.0.0.1:5432 if it answers, else on a
-# throwaway cluster with fsync on (POLIS_BENCH_DB=throwaway forces one).
-bench_environment() {
+# The benchmarks' database and the settings of a production run: DATABASE_URL names database
+# $1 (POLIS_BENCH_DB=<name>: that one) on the server on 127.0.0.1:5432 if it answers, else on a
+# throwaway cluster with fsync on (POLIS_BENCH_DB=throwaway forces one); ALLOWED_HOSTS is $2.
+bench_database() {
     local database=$1
-    if [ ! -x /usr/bin/chromium ]; then
-        say "installing Chromium"
-        apt_install chromium
-    fi
+    case "${POLIS_BENCH_DB:-auto}" in auto | throwaway) ;; *) database=$POLIS_BENCH_DB ;; esac
     if [ "${POLIS_BENCH_DB:-auto}" != throwaway ] && postgres_answers 127.0.0.1 5432; then
         export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database"
     else
@@ -114,5 +111,14 @@ bench_environment() {
     fi
     unset DEBUG POLIS_HTTPS
     SECRET_KEY=$("$VENV/bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
-    export SECRET_KEY ALLOWED_HOSTS=127.0.0.1 CONN_MAX_AGE=60
+    export SECRET_KEY ALLOWED_HOSTS=$2 CONN_MAX_AGE=60
+}
+
+# The server benchmarks' side: Chromium, and database $1 served on 127.0.0.1.
+bench_environment() {
+    if [ ! -x /usr/bin/chromium ]; then
+        say "installing Chromium"
+        apt_install chromium
+    fi
+    bench_database "$1" 127.0.0.1
 }
