@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from annotation.core.errors import Refused
 from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ORGANIZER, has_role
+from annotation.core.serializers import RefusalSerializer
 from annotation.datasets.organizing import withdraw_item
 from annotation.datasets.sampling import preview_sample, sample_ids, set_sample
 from annotation.models import Dataset, Item
@@ -59,7 +60,7 @@ class SampleSerializer(serializers.Serializer):
 
 
 @extend_schema(methods=["GET"], responses=SampleSerializer)
-@extend_schema(methods=["PUT"], request=SampleSerializer, responses=SampleSerializer)
+@extend_schema(methods=["PUT"], request=SampleSerializer, responses={200: SampleSerializer, 422: RefusalSerializer})
 @api_view(["GET", "PUT"])
 def dataset_sample(request: Request, pk: int) -> Response:
     """Organizers: the dataset's seeded sample (the draw of `python -m scoring sample`), the only
