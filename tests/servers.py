@@ -6,6 +6,7 @@ one), so that an outage can be staged without touching the shared server."""
 from __future__ import annotations
 
 import glob
+import http.client
 import json
 import os
 import shutil
@@ -159,6 +160,12 @@ class ThrowawayPostgres:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+# A request that got no whole answer: a refused or reset connection (OSError), or one cut
+# mid-answer by a killed worker (http.client.IncompleteRead, a HTTPException). Either way the
+# save is unacknowledged and is sent again.
+CUT_RESPONSES = (OSError, http.client.HTTPException)
+
+
 class SaveAndNext:
     """An annotator's browser doing save & next through the item page, as its script does
     (bench/load.py's session), that sends a save again after any error, as the page's autosave
@@ -186,7 +193,7 @@ class SaveAndNext:
         while True:
             try:
                 response, page, _ = self.session.request("GET", path)
-            except OSError as error:
+            except CUT_RESPONSES as error:
                 self._seen(type(error).__name__)
                 self.session.connection.close()
                 time.sleep(0.1)
@@ -208,7 +215,7 @@ class SaveAndNext:
         while True:  # the same save until it is acknowledged
             try:
                 response, body, _ = self.session.request("POST", path, fields, headers)
-            except OSError as error:
+            except CUT_RESPONSES as error:
                 self._seen(type(error).__name__)
                 self.session.connection.close()
                 time.sleep(0.1)
