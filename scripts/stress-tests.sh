@@ -42,7 +42,10 @@ say "$busy busy processes on $(nproc) cores; $runs runs of: $*"
 
 for ((run = 1; run <= runs; run++)); do
     say "run $run of $runs (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    ./scripts/test.sh -p no:cacheprovider -q --junitxml="$results/run-$run.xml" "$@" || true
+    # --tb=native: pytest's own traceback parses the failing test's source (ast), which in a
+    # Playwright greenlet on Python 3.11 can end the whole session with "SystemError: AST
+    # constructor recursion depth mismatch" instead of reporting the one failure.
+    ./scripts/test.sh -p no:cacheprovider -q --tb=native --junitxml="$results/run-$run.xml" "$@" || true
 done
 
 say "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
