@@ -22,6 +22,8 @@ from annotation.accounts.services import password_link
 from annotation.adjudicate.selectors import open_disagreements
 from annotation.core.files import SourceFile
 from annotation.models import Dataset
+from annotation.results.computing import serve_report
+from annotation.results.report import DEFAULT_SEED
 from annotation.results.services import create_campaign, upload_model_submission
 from tests.e2e.accessibility import LAYOUT_RULES, violations
 from tests.e2e.layout import PHONE, assert_no_horizontal_scroll
@@ -154,6 +156,11 @@ def campaign() -> Campaign:
     lines = "".join(json.dumps({"id": item_id, "answer": "A"}) + "\n" for item_id in (RECORDS["wsd"]["id"], "second"))
     model = upload_model_submission(dataset=own["wsd"], name="model-x", submission=SourceFile("m.jsonl", lines.encode()))
     paths["organizer_model_removal"] = reverse("organizer_model_removal", args=[own["wsd"].pk, model.pk])
+    # The report pages find their computation finished, as in production where the worker made
+    # it: computed inline by the first GET (the tests' immediate task backend), the campaign's
+    # and the dataset's took longer than the 30 s a page load may take on a loaded machine.
+    for target in ({"campaign": demo_campaign}, {"dataset": answered["wsd"]}):
+        assert serve_report(**target, seed=DEFAULT_SEED, exclude_below_control=False).stored is not None
     by_state = {}
     for state in PAGES:
         if state.name == "annotate_item":
