@@ -1,5 +1,5 @@
 """The report's keys named for people: sources, what a source is scored on, the main score of a
-subtask, agreement figures and the campaign table's columns.
+subtask and its other figures, agreement figures and the campaign table's columns.
 
 Pages and plots show these names in their language; the API and the downloads keep the keys
 (``majority``, ``alpha``, ``pairwise_las``...), which the downloads print beside the names."""
@@ -49,6 +49,30 @@ SCORED_ON_NAMES = {
 
 def scored_on_name(scored_on: str) -> str:
     return str(SCORED_ON_NAMES.get(scored_on, scored_on))
+
+
+# The figures of `python -m scoring score` besides the main score, by key (a key not listed is shown as it is).
+METRIC_NAMES = {
+    "macro_f1": _("macro-F1"),
+    "accuracy": _("accuracy"),
+    "full_task_accuracy": _("full-task accuracy"),
+    "label_accuracy": _("verdict accuracy"),
+    "niepoprawne_precision": _("precision of NIEPOPRAWNE"),
+    "niepoprawne_recall": _("recall of NIEPOPRAWNE"),
+    "exact_match": _("exact match"),
+    "las": _("LAS (labelled attachment score)"),
+    "uas": _("UAS (unlabelled attachment score)"),
+    "root_accuracy": _("root accuracy"),
+    "tree_validity": _("tree validity"),
+    "exact_set_accuracy": _("exact-set accuracy"),
+    "lenient_exact_set_accuracy": _("exact-set accuracy, optional commas aside"),
+    "micro_precision": _("micro precision of required commas"),
+    "micro_recall": _("micro recall of required commas"),
+}
+
+
+def metric_name(key: str) -> str:
+    return str(METRIC_NAMES.get(key, key))
 
 
 # Every figure of `python -m scoring agreement`, by key (a key not listed is shown as it is).

@@ -143,10 +143,11 @@ def test_the_polish_report_page_names_keys_and_writes_decimal_commas(with_model)
     client = organizer_client()
     page = client.get(report_url(with_model), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     for english in ("answered items", "all gold items", "macro-F1 averages", ">alpha<", ">fleiss_kappa<",
-                    "annotator:ann1", "model:m<"):
+                    "annotator:ann1", "model:m<", "macro_f1 ", "accuracy "):
         assert english not in page, english
-    assert "pozycje z odpowiedzią" in page and "makro-F1 to średnia F1" in page
+    assert "pozycje z odpowiedzią" in page and "makro-F1 to średnia F1" in page and "trafność 0,6667" in page
     assert "alfa Krippendorffa" in page and "kappa Fleissa" in page and "anotator ann1" in page
+    assert "50,0% [0,0, 50,0]" in page and "10\xa0000 rund" in page and "50.0%" not in page
     campaign = create_campaign(name="test-pl", datasets=[with_model])
     table = client.get(reverse("organizer_campaign", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     head = table.split("<thead>", 1)[1].split("</thead>", 1)[0]
@@ -155,7 +156,8 @@ def test_the_polish_report_page_names_keys_and_writes_decimal_commas(with_model)
     cells = re.findall(r'<td class="num">([^<]*)</td>', table.split('id="campaign-table"', 1)[1].split("</table>", 1)[0])
     numbers = [cell for cell in cells if re.search(r"\d", cell)]
     assert numbers and all("," in cell and not re.search(r"\d\.\d", cell) for cell in numbers)
-    assert "0,7500 [" in table and "anotatorów" in table and "różnica" in table
+    assert "0,7500 [" in table and "(2 anotatorzy)" in table and "różnica" in table
+    assert "50,0% [0,0, 50,0]" in table and "50.0%" not in table  # the quotable sentence too
     # The downloads keep the decimal point and the keys whatever the page's language.
     markdown = client.get(f"{report_url(with_model)}?format=md", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
     assert "| annotator:ann1 | answered items | 50.0 [" in markdown
