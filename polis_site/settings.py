@@ -203,7 +203,8 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("pl", _("Polish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "Europe/Warsaw"
+# The site's time zone: the times on pages and plots (stored in UTC).
+TIME_ZONE = os.environ.get("POLIS_TIME_ZONE", "Europe/Warsaw")
 USE_I18N = True
 USE_TZ = True
 

@@ -28,15 +28,19 @@ from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import get_format
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_tasks import default_task_backend, task
 
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Campaign, Dataset, StoredReport, StoredReportPart
 from annotation.results import selectors
-from annotation.results.formats import FORMATS, campaign_file, campaign_grid, report_file
-from annotation.results.plots import Plot, report_plots
+from annotation.results.formats import FORMATS, SYNTHETIC_CELL, campaign_file, campaign_grid, p_figure, report_file
+from annotation.results.labels import campaign_column_name
+from annotation.results.plots import Plot, number_text, percent_text, plot_part_key, report_plots
 from annotation.results.report import campaign_report, dataset_report
 from annotation.subtasks import part
 
@@ -44,6 +48,10 @@ from annotation.subtasks import part
 # still waiting this long after it was asked for lost its task): the next request restarts it.
 ABANDONED = timedelta(minutes=20)
 ABANDONED_ERROR = "abandoned: no worker finished it within 20 minutes"
+
+
+# The language of the downloads (the paper's) and of the plots they show.
+DOWNLOAD_LANGUAGE = "en"
 
 
 def _abandoned(row: StoredReport) -> bool:
@@ -171,17 +179,25 @@ def run_computation(pk: int) -> bool:
             else:
                 seen = selectors.campaign_version(row.campaign)
                 report = campaign_report(row.campaign, **options)
+        # The plots are drawn in every language of the site: each page shows its own, the
+        # downloads (in English, the paper's language) the English ones.
+        plots = {code: [] for code, _name in settings.LANGUAGES}
         if row.dataset_id is not None:
-            plots = report_plots(report)
-            files = {fmt: report_file(report, plots, fmt) for fmt in FORMATS}
+            for code in plots:
+                with translation.override(code):
+                    plots[code] = report_plots(report)
+            files = {fmt: report_file(report, plots[DOWNLOAD_LANGUAGE], fmt) for fmt in FORMATS}
         else:
-            plots, files = [], {fmt: campaign_file(report, fmt) for fmt in FORMATS}
+            files = {fmt: campaign_file(report, fmt) for fmt in FORMATS}
+        drawn = [plot for language_plots in plots.values() for plot in language_plots]
         parts = [
             *(StoredReportPart(stored=row, kind=StoredReportPart.Kind.FILE, key=fmt, content=text)
               for fmt, text in files.items()),
-            *(StoredReportPart(stored=row, kind=StoredReportPart.Kind.PLOT, key=plot.key, content=plot.svg) for plot in plots),
+            *(StoredReportPart(stored=row, kind=StoredReportPart.Kind.PLOT, key=plot_part_key(plot.language, plot.key),
+                               content=plot.svg) for plot in drawn),
             *(StoredReportPart(stored=row, kind=StoredReportPart.Kind.PAGE, key=code,
-                               content=rendered_body(row, report, plots, code)) for code, _name in settings.LANGUAGES),
+                               content=rendered_body(row, report, language_plots, code))
+              for code, language_plots in plots.items()),
             StoredReportPart(stored=row, kind=StoredReportPart.Kind.API, key="", content=json.dumps(report, ensure_ascii=False)),
         ]
     except Exception as error:
@@ -191,7 +207,7 @@ def run_computation(pk: int) -> bool:
         StoredReportPart.objects.filter(stored=row).delete()
         StoredReportPart.objects.bulk_create(parts)
         StoredReport.objects.filter(pk=pk).update(
-            status=StoredReport.Status.DONE, seen=seen, report=report, plots=[dataclasses.asdict(plot) for plot in plots],
+            status=StoredReport.Status.DONE, seen=seen, report=report, plots=[dataclasses.asdict(plot) for plot in drawn],
             computed_at=timezone.now())
     _look_again_later(row)
     return True
@@ -205,6 +221,37 @@ def report_query(seed: int, exclude_below_control: bool) -> str:
     return urlencode({"seed": seed, **({"exclude_below_control": "1"} if exclude_below_control else {})})
 
 
+def _page_figure(value: float | None) -> str:
+    return _("n/a") if value is None else number_text(value, 4)
+
+
+def _page_p(value: float | None) -> str:
+    return _("n/a") if value is None else p_figure(value).replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def campaign_page_cell(cell: dict | None, synthetic_mark: str | None = None) -> str:
+    """A campaign cell as the page shows it, in its language (``formats.campaign_cell_text``'s
+    figures, the page's four decimals and decimal separator)."""
+    if synthetic_mark is not None:
+        return SYNTHETIC_CELL + synthetic_mark
+    if cell is None:
+        return _("n/a")
+    text = _page_figure(cell["score"])
+    if cell.get("ci_low") is not None:
+        text += f" [{_page_figure(cell['ci_low'])}, {_page_figure(cell['ci_high'])}]"
+    if "coverage" in cell:
+        text += " " + _("(n %(items)s, %(coverage)s of gold, %(missing)s missing)") % {
+            "items": cell["n_items"], "coverage": percent_text(cell["coverage"]), "missing": cell["n_missing"]}
+    if "n_annotators" in cell:
+        text += " " + ngettext("(%(count)s annotator)", "(%(count)s annotators)", cell["n_annotators"]) % {
+            "count": cell["n_annotators"]}
+    if "diff" in cell:
+        text += "; " + _("difference %(diff)s [%(low)s, %(high)s], p %(p)s, Holm %(holm)s") % {
+            "diff": _page_figure(cell["diff"]), "low": _page_figure(cell["diff_ci_low"]),
+            "high": _page_figure(cell["diff_ci_high"]), "p": _page_p(cell["p_value"]), "holm": _page_p(cell["p_holm"])}
+    return text
+
+
 def body_context(row: StoredReport, report: dict, plots: list[Plot]) -> dict:
     """The context of the report's body (annotation/organizer/_report_body.html or _campaign_body.html)."""
     context = {"report": report, "formats": FORMATS, "query": report_query(row.seed, row.exclude_below_control)}
@@ -212,7 +259,8 @@ def body_context(row: StoredReport, report: dict, plots: list[Plot]) -> dict:
         # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
         return {**context, "dataset": row.dataset, "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
                 "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN)}
-    headers, grid = campaign_grid(report)
+    headers, grid = campaign_grid(report, campaign_page_cell,
+                                  [campaign_column_name(column) for column in ["subtask", *report["columns"]]])
     return {**context, "campaign": row.campaign, "table": report, "headers": headers,
             "rows": [(table_row, cells[1:]) for table_row, cells in zip(report["rows"], grid)]}
 

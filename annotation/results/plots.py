@@ -1,7 +1,16 @@
-"""The report's plots, drawn on the server as SVG by matplotlib (no display, no script, no CDN).
+"""The report's plots, drawn on the server by matplotlib (no display, no script, no CDN).
 
-Each plot comes with a text alternative (the SVG's <title> and <desc>, and the page's caption)
-and the data table it draws. The SVG is made fit to be written into a page under a strict
+Each plot is drawn in the active language (``translation.override(code)``: its title, axes,
+text alternative and data table, numbers with that language's decimal separator), titled with
+what it shows and the metric it plots, and comes with a text alternative (the SVG's <title>
+and <desc>, and the page's caption) and the data table it draws.
+
+One drawing function per plot (``scores_drawing``, ``time_drawing``, ``confusion_drawing``,
+``relations_drawing``; ``report_drawings`` for all of a report) gives a ``Drawing``, and
+``render(drawing, "svg" | "pdf")`` writes it; ``report_plots`` gives the SVG ``Plot`` rows a
+computed report stores and pages show.
+
+The SVG is made fit to be written into a page under a strict
 Content-Security-Policy: matplotlib's style attributes and <style> element become SVG
 presentation attributes (style-src 'self' allows those, not inline CSS), and nothing but
 drawing elements remains.
@@ -15,8 +24,15 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
 import matplotlib
+from django.utils.formats import get_format
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from matplotlib.backends.backend_pdf import FigureCanvasPdf  # noqa: E402
 from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+from annotation.results.labels import score_name, source_name
 
 matplotlib.use("Agg")  # before anything draws: never a display
 
@@ -48,20 +64,39 @@ FONT = re.compile(r"^(?:(?P<style>italic|oblique|normal)\s+)?(?:(?P<weight>bold|
 RC = {"svg.fonttype": "none", "svg.hashsalt": "polis-report", "font.size": 9}
 
 
+# The score axis shows 0 and 1 whole: a marker at either end is drawn in full, not cut in half.
+SCORE_LIMITS = (-0.05, 1.05)
+
+
 @dataclass(frozen=True)
 class Plot:
+    """A plot as a computed report stores it: its SVG, drawn in ``language``."""
+
     key: str
     title: str
     alt: str  # the text alternative: what the plot shows, in words
     svg: str  # <svg> markup, CSP-safe
     headers: list[str]  # the data table drawn
     rows: list[list]
+    language: str = "en"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A plot drawn, before it is written: ``render(drawing, "svg" | "pdf")``."""
+
+    key: str
+    title: str
+    alt: str
+    figure: Figure
+    headers: list[str]
+    rows: list[list]
 
 
 def _presentation(style: str) -> dict[str, str]:
     attributes = {}
     for declaration in style.split(";"):
-        name, _, value = declaration.partition(":")
+        name, _colon, value = declaration.partition(":")
         name, value = name.strip(), value.strip()
         if name == "font" and (font := FONT.match(value)):
             attributes.update({f"font-{part}": font[part] for part in ("style", "weight", "size", "family") if font[part]})
@@ -93,11 +128,38 @@ def safe_svg(data: str, title: str, alt: str) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
-def _render(figure: Figure, title: str, alt: str) -> str:
-    buffer = io.StringIO()
+RENDERINGS = ("svg", "pdf")
+
+
+def render(drawing: Drawing, fmt: str = "svg") -> str | bytes:
+    """The drawing as ``svg`` (CSP-safe markup, with its title and text alternative) or ``pdf``
+    (bytes, fonts embedded), both without a date, so the same report gives the same bytes."""
+    if fmt not in RENDERINGS:
+        raise ValueError(f"a plot is rendered as {' or '.join(RENDERINGS)}, not {fmt!r}")
     with matplotlib.rc_context(RC):
-        FigureCanvasSVG(figure).print_svg(buffer, metadata={"Date": None})
-    return safe_svg(buffer.getvalue(), title, alt)
+        if fmt == "pdf":
+            out = io.BytesIO()
+            FigureCanvasPdf(drawing.figure).print_pdf(out, metadata={"CreationDate": None, "Title": drawing.title})
+            return out.getvalue()
+        buffer = io.StringIO()
+        FigureCanvasSVG(drawing.figure).print_svg(buffer, metadata={"Date": None})
+    return safe_svg(buffer.getvalue(), drawing.title, drawing.alt)
+
+
+def number_text(value: float | None, decimals: int) -> str:
+    """A number for people, rounded, with the active language's decimal separator ("—": none)."""
+    if value is None:
+        return "—"
+    return f"{value:.{decimals}f}".replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def percent_text(value: float | None) -> str:
+    """A share (0..1) as a percent with one decimal, "81.2%" ("81,2%" in Polish)."""
+    return "—" if value is None else number_text(100 * value, 1) + "%"
+
+
+def _ticks(decimals: int) -> FuncFormatter:
+    return FuncFormatter(lambda value, _position: number_text(value, decimals))
 
 
 def _figure(report: dict, width: float, height: float) -> Figure:
@@ -105,110 +167,141 @@ def _figure(report: dict, width: float, height: float) -> Figure:
     with matplotlib.rc_context(RC):
         figure = Figure(figsize=(width, height + (0.4 if report["banner"] else 0)), layout="constrained")
         if report["banner"]:
-            figure.suptitle(report["banner"], color="#b05a00", fontweight="bold")
+            figure.suptitle(_(report["banner"]), color="#b05a00", fontweight="bold")
         return figure
 
 
 def _title(report: dict, text: str) -> str:
-    return f"{report['banner']}: {text}" if report["banner"] else text
+    return f"{_(report['banner'])}: {text}" if report["banner"] else text
 
 
-def _number(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
-
-
-def scores_plot(report: dict) -> Plot | None:
-    """Each available source's main score with its 95% interval."""
+def scores_drawing(report: dict) -> Drawing | None:
+    """Each available source's main score with its 95% interval, on a 0..1 axis named for the metric."""
     rows = [row for row in report["sources"] if row.get("available")]
     if not rows:
         return None
-    title = _title(report, f"{report['dataset']}: main score per source (95% interval)")
-    table = [[row["source"], row["score"], *row["intervals"]["score"]] for row in rows]
-    figure = _figure(report, 6.4, 0.45 * len(rows) + 1.2)
+    metric = score_name(report["subtask"])
+    shown = _("%(dataset)s: %(metric)s per source (95%% interval)") % {"dataset": report["dataset"], "metric": metric}
+    title = _title(report, shown)
+    table = [[source_name(row["source"]), row["score"], *row["intervals"]["score"]] for row in rows]
+    figure = _figure(report, 6.4, 0.45 * len(rows) + 1.4)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         positions = list(range(len(rows)))[::-1]
-        for position, (source, score, low, high) in zip(positions, table):
-            color = "#b05a00" if source.startswith("model:") else "#1f4e79"
+        for position, row, (_name, score, low, high) in zip(positions, rows, table):
+            color = "#b05a00" if row["kind"] == "model" else "#1f4e79"
             errors = [[score - low], [high - score]] if low is not None else None
-            axes.errorbar([score], [position], xerr=errors, fmt="o", color=color, capsize=3)
-        axes.set_yticks(positions, [row[0] for row in table])
-        axes.set_xlim(0, 1)
-        axes.set_xlabel("score")
+            axes.errorbar([score], [position], xerr=errors, fmt="o", color=color, capsize=3, clip_on=False)
+        axes.set_yticks(positions, [line[0] for line in table])
+        axes.set_xlim(*SCORE_LIMITS)
+        axes.xaxis.set_major_formatter(_ticks(1))
+        axes.set_xlabel(metric)
+        axes.set_title(shown)
         axes.grid(axis="x", color="#dddddd")
-    alt = "; ".join(f"{source}: {_number(score)} [{_number(low)}, {_number(high)}]" for source, score, low, high in table)
-    return Plot("scores", title, f"{title}. {alt}.", _render(figure, title, alt),
-                ["source", "score", "ci_low", "ci_high"], table)
+    alt = "; ".join(f"{name}: {percent_text(score)} [{percent_text(low)}, {percent_text(high)}]"
+                    for name, score, low, high in table)
+    return Drawing("scores", title, f"{title}. {alt}.", figure,
+                   [_("source"), f"{metric} (%)", _("95% interval from (%)"), _("95% interval to (%)")],
+                   [[name, *(number_text(None if value is None else 100 * value, 1) for value in values)]
+                    for name, *values in table])
 
 
-def time_plot(report: dict) -> Plot | None:
+def time_drawing(report: dict) -> Drawing | None:
     """The distribution of active time per submitted answer (a histogram, seconds)."""
     seconds = report["time"]["active_seconds"]
     if not seconds:
         return None
-    title = _title(report, f"{report['dataset']}: active time per item")
-    figure = _figure(report, 6.4, 3)
+    shown = _("%(dataset)s: active time per item") % {"dataset": report["dataset"]}
+    title = _title(report, shown)
+    figure = _figure(report, 6.4, 3.2)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
-        counts, edges, _ = axes.hist(seconds, bins=min(30, max(5, len(seconds) // 5)), color="#1f4e79")
-        axes.set_xlabel("active seconds per item")
-        axes.set_ylabel("answers")
-    table = [[float(low), float(high), int(count)] for low, high, count in zip(edges, edges[1:], counts)]
+        counts, edges, _patches = axes.hist(seconds, bins=min(30, max(5, len(seconds) // 5)), color="#1f4e79")
+        axes.xaxis.set_major_formatter(_ticks(0))
+        axes.set_xlabel(_("active seconds per item"))
+        axes.set_ylabel(_("answers"))
+        axes.set_title(shown)
+    table = [[number_text(float(low), 1), number_text(float(high), 1), int(count)]
+             for low, high, count in zip(edges, edges[1:], counts)]
     overall = report["time"]["overall"]
-    alt = (f"{overall['n_items']} answers; median {_number(overall['median_s'])} s, "
-           f"interquartile range {_number(overall['q1_s'])} to {_number(overall['q3_s'])} s")
-    return Plot("time", title, f"{title}. {alt}.", _render(figure, title, alt),
-                ["from_s", "to_s", "answers"], table)
+    alt = _("%(answers)s answers; median %(median)s s, interquartile range %(q1)s to %(q3)s s") % {
+        "answers": overall["n_items"], "median": number_text(overall["median_s"], 1),
+        "q1": number_text(overall["q1_s"], 1), "q3": number_text(overall["q3_s"], 1)}
+    return Drawing("time", title, f"{title}. {alt}.", figure, [_("from (s)"), _("to (s)"), _("answers")], table)
 
 
-def confusion_plot(report: dict, row: dict) -> Plot | None:
+def confusion_drawing(report: dict, row: dict) -> Drawing | None:
     """The confusion matrix (gold label x answered label) of one source, wsd and coreference."""
     confusion = row.get("breakdown", {}).get("confusion")
     if not confusion:
         return None
     labels, columns = confusion["labels"], confusion["columns"]
     matrix = [[confusion["rows"][gold][answer] for answer in columns] for gold in labels]
-    title = _title(report, f"{report['dataset']}, {row['source']}: confusion matrix")
-    figure = _figure(report, 4.2, 3.6)
+    shown = _("%(dataset)s, %(source)s: confusion matrix (answers per gold label)") % {
+        "dataset": report["dataset"], "source": source_name(row["source"])}
+    title = _title(report, shown)
+    figure = _figure(report, 4.6, 4)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         axes.imshow(matrix, cmap="Blues")
         axes.set_xticks(range(len(columns)), columns)
         axes.set_yticks(range(len(labels)), labels)
-        axes.set_xlabel("answered")
-        axes.set_ylabel("gold")
+        axes.set_xlabel(_("answered"))
+        axes.set_ylabel(_("gold"))
+        axes.set_title(shown, wrap=True)
         top = max(max(line) for line in matrix) or 1
         for y, line in enumerate(matrix):
             for x, count in enumerate(line):
                 axes.text(x, y, str(count), ha="center", va="center", color="white" if count > top / 2 else "black")
-    alt = "; ".join(f"gold {gold}: " + ", ".join(f"{answer} {count}" for answer, count in zip(columns, line))
-                    for gold, line in zip(labels, matrix))
-    return Plot(f"confusion-{row['source']}", title, f"{title}. {alt}.", _render(figure, title, alt),
-                ["gold", *columns], [[gold, *line] for gold, line in zip(labels, matrix)])
+    alt = "; ".join(_("gold %(label)s: %(counts)s") % {
+        "label": gold, "counts": ", ".join(f"{answer} {count}" for answer, count in zip(columns, line))}
+        for gold, line in zip(labels, matrix))
+    return Drawing(f"confusion-{row['source']}", title, f"{title}. {alt}.", figure,
+                   [_("gold"), *columns], [[gold, *line] for gold, line in zip(labels, matrix)])
 
 
-def relations_plot(report: dict, row: dict) -> Plot | None:
+def relations_drawing(report: dict, row: dict) -> Drawing | None:
     """The most frequent (gold relation, answered relation) pairs where the head is right (discourse)."""
     pairs = row.get("breakdown", {}).get("relation_confusions")
     if not pairs:
         return None
-    title = _title(report, f"{report['dataset']}, {row['source']}: relation confusions (head right, relation wrong)")
+    shown = _("%(dataset)s, %(source)s: relation confusions (head right, relation wrong)") % {
+        "dataset": report["dataset"], "source": source_name(row["source"])}
+    title = _title(report, shown)
     names = [f"{pair['gold']} → {pair['predicted']}" for pair in pairs]
-    figure = _figure(report, 6.4, 0.35 * len(pairs) + 1.2)
+    figure = _figure(report, 6.4, 0.35 * len(pairs) + 1.4)
     with matplotlib.rc_context(RC):
         axes = figure.subplots()
         axes.barh(list(range(len(pairs)))[::-1], [pair["count"] for pair in pairs], color="#1f4e79")
         axes.set_yticks(list(range(len(pairs)))[::-1], names)
-        axes.set_xlabel("dependent DUs")
+        axes.set_xlabel(_("dependent discourse units"))
+        axes.set_title(shown, wrap=True)
     alt = "; ".join(f"{name}: {pair['count']}" for name, pair in zip(names, pairs))
-    return Plot(f"relations-{row['source']}", title, f"{title}. {alt}.", _render(figure, title, alt),
-                ["gold", "predicted", "count"], [[pair["gold"], pair["predicted"], pair["count"]] for pair in pairs])
+    return Drawing(f"relations-{row['source']}", title, f"{title}. {alt}.", figure,
+                   [_("gold"), _("answered"), _("count")],
+                   [[pair["gold"], pair["predicted"], pair["count"]] for pair in pairs])
+
+
+def report_drawings(report: dict) -> list[Drawing]:
+    """Every plot of a dataset's report, in the page's order, drawn in the active language."""
+    drawings = [scores_drawing(report), time_drawing(report)]
+    for row in report["sources"]:
+        if row.get("available"):
+            drawings += [confusion_drawing(report, row), relations_drawing(report, row)]
+    return [drawing for drawing in drawings if drawing is not None]
+
+
+def stored_plot(drawing: Drawing) -> Plot:
+    """A drawing as the SVG plot a computed report stores, marked with the active language."""
+    return Plot(drawing.key, drawing.title, drawing.alt, render(drawing, "svg"), drawing.headers, drawing.rows,
+                get_language())
 
 
 def report_plots(report: dict) -> list[Plot]:
-    """Every plot of a dataset's report, in the page's order."""
-    plots = [scores_plot(report), time_plot(report)]
-    for row in report["sources"]:
-        if row.get("available"):
-            plots += [confusion_plot(report, row), relations_plot(report, row)]
-    return [plot for plot in plots if plot is not None]
+    """Every plot of a dataset's report as SVG, drawn in the active language."""
+    return [stored_plot(drawing) for drawing in report_drawings(report)]
+
+
+def plot_part_key(language: str, key: str) -> str:
+    """The key a computed report stores plot ``key`` drawn in ``language`` under."""
+    return f"{language}/{key}"

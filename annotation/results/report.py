@@ -31,6 +31,7 @@ from annotation.core.snapshot import one_snapshot
 from annotation.datasets.sampling import sample_ids
 from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
 from annotation.results.exporting import DatasetReads, Export, build_export
+from annotation.results.formats import p_figure, percent
 from annotation.training.selectors import training_procedure
 from scoring.agreement import agreement_figures
 from scoring.annotators import group_figures
@@ -337,10 +338,6 @@ def collector_paused() -> Iterator[None]:
         gc.collect()
 
 
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}"
-
-
 def bounds_text(bounds: list) -> str:
     return "n/a" if bounds[0] is None else f"[{percent(bounds[0])}, {percent(bounds[1])}]"
 
@@ -348,7 +345,7 @@ def bounds_text(bounds: list) -> str:
 def p_text(p_value: float | None) -> str:
     if p_value is None:
         return "no test"
-    return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
+    return f"p {p_figure(p_value)}" if p_value < 0.001 else f"p = {p_figure(p_value)}"
 
 
 HUMAN_LABELS = {"majority": "the majority", "adjudicated": "the adjudicated answers",

@@ -1,6 +1,6 @@
 """Organizer pages of the human-baseline report: a dataset's report (with model uploads) and
 campaigns (their table). Each page also serves its downloads: ?format=json|md|csv|tex, and a
-dataset report's plots as SVG (?plot=KEY), all from the newest finished computation
+dataset report's plots as SVG in the page's language (?plot=KEY), all from the newest finished computation
 (annotation.results.computing), with its age, what changed since and a button to compute now."""
 
 import json
@@ -32,7 +32,7 @@ from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, FORMATS
 from annotation.results.forms import CampaignForm, ModelSubmissionForm
-from annotation.results.plots import Plot
+from annotation.results.plots import Plot, plot_part_key
 from annotation.results.report import DEFAULT_SEED
 from annotation.results.services import create_campaign, delete_model_submission, upload_model_submission
 from annotation.subtasks import part
@@ -117,7 +117,7 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:
             return _pending()
-        svg = selectors.report_part(served.stored, StoredReportPart.Kind.PLOT, options["plot"])
+        svg = selectors.report_part(served.stored, StoredReportPart.Kind.PLOT, plot_part_key(get_language(), options["plot"]))
         if svg is None:
             raise Http404
         return _download(svg, "image/svg+xml; charset=utf-8", f"{stem}.{options['plot'].replace(':', '-')}.svg")
@@ -151,7 +151,8 @@ def _body(served) -> dict:
     stored = selectors.stored_report(served.stored.pk)
     # The report as written (the database's JSON keeps no key order).
     report = json.loads(selectors.report_part(stored, StoredReportPart.Kind.API, ""))
-    return {**body_context(stored, report, [Plot(**plot) for plot in stored.plots]), "body": None}
+    plots = [Plot(**plot) for plot in stored.plots if plot.get("language", "en") == get_language()]
+    return {**body_context(stored, report, plots), "body": None}
 
 
 def _compute_options(request: HttpRequest) -> dict:

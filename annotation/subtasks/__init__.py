@@ -20,7 +20,9 @@ default (the raw JSON widget shows how a default stands in for a whole part):
 - ``BREAKDOWN_TEMPLATE`` (the report page): draws ``breakdown`` of one source; default every
   figure of the breakdown by its name;
 - ``PAIR_AGREEMENT_TEXT`` (the agreement page): what a cell of the annotator-by-annotator table
-  is; default the share of common items with equal answers (scoring's default ``pair_agreement``).
+  is; default the share of common items with equal answers (scoring's default ``pair_agreement``);
+- ``SCORE_NAME`` (the report's pages, plots and downloads): the main score's name for people;
+  default "main score" (annotation.results.labels).
 
 Code shared by a family of subtasks sits in a module of its own beside the folders
 (``annotation/subtasks/choice.py``: the four-way choices), so no subtask key is the name of a

@@ -137,7 +137,7 @@ def test_the_page_and_the_api_give_the_new_variants_to_organizers_only(cases, cl
             assert client.get(api, variant).status_code == 403
     client.force_login(make_user("organizer"))
     html = client.get(page).content.decode()
-    assert "fill=adjudicated" in html and "filled from adjudicated" in html and "incomplete" in html
+    assert "fill=adjudicated" in html and "majority filled with adjudications" in html and "incomplete" in html
     download = client.get(page, {"source": "adjudicated"})
     assert b"".join(download.streaming_content) == exporting.build_export(cases.dataset, "adjudicated").data
     assert (download["X-Export-Complete"], download["X-Export-Left-Out"]) == ("false", "5")

@@ -19,6 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SYNTHETIC = "synthetic gold — not a human baseline"
 INTERVAL = re.compile(r"^\[[01]\.\d{4}, [01]\.\d{4}\]$")
 HUMAN_SOURCES = ("annotator:ann1", "annotator:ann2", "majority", "adjudicated")
+# The same sources as the page names them for people.
+HUMAN_NAMES = ("annotator ann1", "annotator ann2", "majority", "adjudicated")
 
 
 def source_row(page: Page, source: str):
@@ -43,9 +45,9 @@ def test_the_report_shows_sources_plots_and_downloads_and_takes_a_model_by_keybo
 ):
     open_report(page, login, live_server, wsd_dataset)
     expect(page.locator(".banner.synthetic")).to_have_count(0)
-    expect_scored(page, "annotator:ann1", "0.5000")
-    expect_scored(page, "annotator:ann2", "1.0000")
-    for source in HUMAN_SOURCES:
+    expect_scored(page, "annotator ann1", "0.5000")
+    expect_scored(page, "annotator ann2", "1.0000")
+    for source in HUMAN_NAMES:
         expect(source_row(page, source)).to_have_count(1)
 
     # Every plot: inline SVG named by its <title>, described by its <desc>, with its data table
@@ -73,7 +75,7 @@ def test_the_report_shows_sources_plots_and_downloads_and_takes_a_model_by_keybo
         drawn = open(download.path(), encoding="utf-8").read()
         assert drawn.startswith("<svg") and f"<title>{title}</title>" in drawn
     scores = page.locator("#plot-scores")
-    expect(scores.locator("svg desc")).to_contain_text("annotator:ann1: 0.5000")
+    expect(scores.locator("svg desc")).to_contain_text("annotator ann1: 50.0% [")
 
     # The report's formats from a page of their own: Chromium holds back a tab's downloads once
     # it has started several (the plots' above) in a short time.
@@ -109,12 +111,12 @@ def test_the_report_shows_sources_plots_and_downloads_and_takes_a_model_by_keybo
     # immediate backend: seconds on a busy machine).
     expect(page.locator(".message.success")).to_contain_text("gpt", timeout=30_000)
     assert ModelSubmission.objects.get(dataset=wsd_dataset).name == "gpt"
-    expect_scored(page, "model:gpt", "0.6667")
-    expect(page.locator("#comparisons")).to_contain_text("model:gpt")
-    expect(page.locator("#plot-scores svg desc")).to_contain_text("model:gpt: 0.6667")
+    expect_scored(page, "model gpt", "0.6667")
+    expect(page.locator("#comparisons")).to_contain_text("model gpt")
+    expect(page.locator("#plot-scores svg desc")).to_contain_text("model gpt: 66.7% [")
     page.locator("#plot-scores details summary").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#plot-scores details table")).to_contain_text("model:gpt")
+    expect(page.locator("#plot-scores details table")).to_contain_text("model gpt")
     expect(page.locator("figure.plot")).to_have_count(count + 1)  # and the model's confusion matrix
 
 

@@ -2,6 +2,8 @@
 `python -m scoring score --ci` on the exported files, the synthetic banner, the campaign
 table, plots, model uploads, the command and who may see it."""
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -212,9 +214,14 @@ def test_synthetic_gold_carries_the_banner_everywhere_and_no_campaign_number(wsd
     assert "synthetic gold — not a human baseline" in page
     report_json = json.loads(client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?format=json").content)
     assert report_json["gold_synthetic"] is True
-    for fmt in ("md", "tex", "csv"):
+    for fmt in ("md", "tex"):
         download = client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + f"?format={fmt}").content.decode()
         assert ("synthetic gold --- not" if fmt == "tex" else "synthetic gold — not a human baseline") in download, fmt
+    # The CSV is data: no banner row, a column says it.
+    report_csv = list(csv.DictReader(io.StringIO(
+        client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?format=csv").content.decode())))
+    assert report_csv and {row["gold_synthetic"] for row in report_csv} == {"true"}
+    assert all(row["source"] and row["kind"] for row in report_csv)
     svg = client.get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?plot=scores").content.decode()
     assert svg.count("synthetic gold — not a human baseline") >= 2  # drawn, and in the title
     table = campaign_report(campaign, resamples=50)
@@ -233,8 +240,10 @@ def test_synthetic_gold_carries_the_banner_everywhere_and_no_campaign_number(wsd
     assert "0." not in wsd_line and "— [1]" in wsd_line
     assert "[1] wsd-tiny (wsd): the gold of this dataset is synthetic" in markdown
     csv_text = client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=csv").content.decode()
-    assert csv_text.splitlines()[1].startswith('"synthetic gold — not a human baseline')  # the first row
-    assert all(line.split(",")[3] == "" for line in csv_text.splitlines() if line.startswith("wsd,"))
+    campaign_rows = list(csv.DictReader(io.StringIO(csv_text)))
+    assert [row["subtask"] for row in campaign_rows][::len(table["columns"])] == list(rows)  # every row a cell: no banner
+    assert all(row["score"] == "" and row["gold_synthetic"] == "true" for row in campaign_rows if row["subtask"] == "wsd")
+    assert {row["gold_synthetic"] for row in campaign_rows if row["subtask"] == "commas"} == {"false"}
     tex = client.get(reverse("organizer_campaign", args=[campaign.pk]) + "?format=tex").content.decode()
     assert r"\toprule" in tex and r"\bottomrule" in tex and "--- [1]" in tex
     assert r"\par{\footnotesize synthetic gold --- not a human baseline" in tex
@@ -254,7 +263,7 @@ def test_plots_are_svg_with_text_alternatives_and_data_tables(wsd_dataset):
         assert plot.rows and all(len(row) == len(plot.headers) for row in plot.rows)
     page = organizer_client().get(reverse("organizer_report", args=[wsd_dataset.pk])).content.decode()
     assert page.count('<figure class="plot"') == len(plots)
-    assert "<figcaption>" in page and "annotator:ann1: 0.5000" in page
+    assert "<figcaption>" in page and "annotator ann1: 50.0% [" in page
     svg = organizer_client().get(reverse("organizer_report", args=[wsd_dataset.pk]) + "?plot=scores")
     assert svg["Content-Type"].startswith("image/svg+xml") and b"<title>" in svg.content
 
@@ -285,11 +294,11 @@ def test_a_model_uploaded_through_the_page_appears_in_report_plot_and_campaign(w
     assert response.status_code == 302
     assert ModelSubmission.objects.get(dataset=wsd_dataset).name == "gpt"
     page = client.get(url).content.decode()
-    assert "model:gpt" in page and "model:gpt: 0.6667" in page  # the table and the plot's text alternative
+    assert "model gpt" in page and "model gpt: 66.7% [" in page  # the table and the plot's text alternative
     campaign = create_campaign(name="test-B", datasets=[wsd_dataset])
     table = client.get(reverse("organizer_campaign", args=[campaign.pk])).content.decode()
     # On the human source's complete items (w1-w3, answered A, B, C): macro-F1 (1 + 1 + 1 + 0) / 4.
-    assert "model:gpt" in table and "0.7500 [" in table
+    assert "model gpt" in table and "0.7500 [" in table
 
 
 def test_a_bad_model_submission_is_refused_with_its_lines_and_nothing_stored(wsd_dataset):
@@ -355,7 +364,7 @@ def test_the_command_prints_and_writes_every_format(wsd_dataset, tmp_path, capsy
         assert "wsd" in (tmp_path / f"t.{fmt}").read_text()
     call_command("baseline_report", "wsd-tiny", "--format", "md", "-o", str(tmp_path / "r.md"))
     text = (tmp_path / "r.md").read_text()
-    assert "annotator:ann1" in text and "## wsd-tiny: main score per source" in text
+    assert "annotator:ann1" in text and "## wsd-tiny: macro-F1 per source" in text
     # The plots are written beside the Markdown, which shows them.
     pictures = sorted(path.name for path in tmp_path.glob("r.*.svg"))
     assert "r.scores.svg" in pictures and "r.confusion-annotator-ann1.svg" in pictures
@@ -396,9 +405,6 @@ def test_withdrawn_items_are_scored_for_no_one(wsd_dataset):
 def test_csv_downloads_write_names_a_spreadsheet_would_run_as_text(wsd_dataset):
     """A dataset or model named like a formula (=, +, -, @) is a text cell, prefixed with an
     apostrophe, in the campaign's and the report's CSV."""
-    import csv
-    import io
-
     wsd_dataset.name = '=HYPERLINK("http://example.org/","x")'
     wsd_dataset.save()
     upload_model_submission(dataset=wsd_dataset, name="=1+2", submission=model_file("ABCC"))

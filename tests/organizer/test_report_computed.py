@@ -25,6 +25,7 @@ from annotation.models import (
 )
 from annotation.results import computing
 from annotation.results.computing import request_report, run_computation, serve_report
+from annotation.results.plots import plot_part_key
 from annotation.results.report import dataset_report
 from annotation.results.selectors import dataset_version, version_key
 from annotation.results.services import create_campaign, upload_model_submission
@@ -184,7 +185,7 @@ def test_the_page_serves_the_stored_report_with_its_age_and_what_changed(wsd_dat
     assert re.search(rf'id="report-changes">\s*2 new answers since {when}\.', page), page
     assert f'datetime="{stored.computed_at.isoformat()}"'[:30] in page or "ago" in page
     # Served from the stored computation: the new annotators are in no figure yet.
-    assert "annotator:ann3" not in page and response.context["body"] == part(stored, "page", "en")
+    assert "annotator ann3" not in page and response.context["body"] == part(stored, "page", "en")
     assert StoredReport.objects.count() == 1
 
 
@@ -206,7 +207,7 @@ def test_the_compute_now_button_posts_with_csrf_and_computes_the_data_as_it_is(w
     assert response.status_code == 302 and response.url == page_url(wsd_dataset) + "?seed=0"
     assert StoredReport.objects.count() == 2
     page = client.get(response.url).content.decode()
-    assert "annotator:ann3" in page and "Up to date" in page
+    assert "annotator ann3" in page and "Up to date" in page
     # Bad input: a seed no page posts.
     assert client.post(token.group(1), {"seed": "-1", "csrfmiddlewaretoken": token.group(2)}).status_code == 404
 
@@ -246,8 +247,10 @@ def test_the_stored_figures_are_the_report_builders(wsd_dataset):
     served = serve_report(dataset=wsd_dataset, seed=5, exclude_below_control=False)
     built = dataset_report(wsd_dataset, seed=5)
     assert {**served.stored.report, "computed_at": None} == {**built, "computed_at": None}
-    plot_keys = [plot["key"] for plot in served.stored.plots]
-    assert "scores" in plot_keys
+    plot_keys = [plot_part_key(plot["language"], plot["key"]) for plot in served.stored.plots]
+    assert {"en/scores", "pl/scores"} <= set(plot_keys)  # every plot drawn in each language of the site
+    assert {plot["key"] for plot in served.stored.plots if plot["language"] == "pl"} == \
+        {plot["key"] for plot in served.stored.plots if plot["language"] == "en"}
     assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex"}
     assert set(StoredReportPart.objects.filter(kind="plot").values_list("key", flat=True)) == set(plot_keys)
 

@@ -11,7 +11,7 @@ from annotation.subtasks.discourse.demo import demo_slip
 from annotation.subtasks.discourse.differences import differences
 from annotation.subtasks.discourse.widget import WIDGET
 
-__all__ = ["answer_limits", "BREAKDOWN_TEMPLATE", "demo_slip", "differences", "GUIDELINE_TEMPLATE", "PAIR_AGREEMENT_TEXT", "WIDGET"]
+__all__ = ["answer_limits", "BREAKDOWN_TEMPLATE", "demo_slip", "differences", "GUIDELINE_TEMPLATE", "PAIR_AGREEMENT_TEXT", "SCORE_NAME", "WIDGET"]
 
 GUIDELINE_TEMPLATE = "annotation/guidelines/discourse.html"
 BREAKDOWN_TEMPLATE = "annotation/organizer/breakdowns/discourse.html"
@@ -20,3 +20,6 @@ PAIR_AGREEMENT_TEXT = _(
     "Each cell: LAS of the row's annotator with the column's annotator as reference, on the passages both answered "
     "(their number in brackets)."
 )
+
+# The main score, named on the report's pages, plots and downloads.
+SCORE_NAME = _("LAS (labelled attachment score)")
