@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import matplotlib
@@ -93,7 +95,14 @@ def safe_svg(data: str, title: str, alt: str) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
+# While plot_file draws: the figures drawn, in order (the plots as files besides their SVG).
+_DRAWN: ContextVar[list[Figure] | None] = ContextVar("drawn", default=None)
+
+
 def _render(figure: Figure, title: str, alt: str) -> str:
+    drawn = _DRAWN.get()
+    if drawn is not None:
+        drawn.append(figure)
     buffer = io.StringIO()
     with matplotlib.rc_context(RC):
         FigureCanvasSVG(figure).print_svg(buffer, metadata={"Date": None})
@@ -212,3 +221,21 @@ def report_plots(report: dict) -> list[Plot]:
         if row.get("available"):
             plots += [confusion_plot(report, row), relations_plot(report, row)]
     return [plot for plot in plots if plot is not None]
+
+
+def plot_file(draw: Callable[[dict], Plot | None], report: dict, fmt: str) -> tuple[Plot, bytes] | None:
+    """The plot ``draw`` (a plot function of this module, e.g. ``scores_plot``) makes of
+    ``report``, with the same figure drawn as a ``fmt`` file (``pdf``, ``png``...: a paper's
+    figure) without a creation date (the same report, the same bytes); None: no such plot."""
+    drawn: list[Figure] = []
+    token = _DRAWN.set(drawn)
+    try:
+        plot = draw(report)
+    finally:
+        _DRAWN.reset(token)
+    if plot is None:
+        return None
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(RC):
+        drawn[0].savefig(buffer, format=fmt, metadata={"CreationDate": None} if fmt == "pdf" else None)
+    return plot, buffer.getvalue()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,11 @@ def zip_bytes(files: dict[str, bytes], folder: str) -> bytes:
             member.external_attr = (0o755 if name.endswith(".sh") else 0o644) << 16
             archive.writestr(member, files[name])
     return out.getvalue()
+
+
+def zip_folder(campaign: Campaign, kind: str) -> str:
+    """The folder a zip's files sit in, and the zip's name: "<campaign>-<kind>", safe in a path."""
+    return re.sub(r"[^\w.-]+", "-", campaign.name).strip(".-") + f"-{kind}"
 
 
 def stored_table(campaign: Campaign, seed: int) -> dict | None:
