@@ -360,6 +360,7 @@ def _zip(data: bytes, filename: str) -> HttpResponse:
     return response
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["POST"])
 def campaign_paper(request: HttpRequest, pk: int) -> HttpResponse:
@@ -374,6 +375,7 @@ def campaign_paper(request: HttpRequest, pk: int) -> HttpResponse:
     return _zip(data, f"{zip_folder(campaign, 'paper')}.zip")
 
 
+@never_cache
 @organizer_required
 @require_http_methods(["POST"])
 def campaign_release(request: HttpRequest, pk: int) -> HttpResponse:
