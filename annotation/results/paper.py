@@ -1,5 +1,5 @@
-"""A campaign's paper kit (reads only; the pseudonyms come from annotation.results.release's
-``campaigned``): a LaTeX section that compiles with Debian's texlive-latex-recommended
+"""A campaign's paper kit (reads only, from annotation.results.release's ``campaigned``, which
+gives the pseudonyms): a LaTeX section that compiles with Debian's texlive-latex-recommended
 (pdflatex, bibtex, pdflatex, pdflatex), its bibliography, figures (PDF and SVG), tables (CSV),
 summary.json, and the human-baseline checklist of Wei et al. (2025) filled from the data.
 

@@ -16,8 +16,10 @@ from django.db.models import Max
 
 from annotation.models import Campaign, Pseudonym
 
-# Keys whose text is prose of the application (notes, titles, sentences), never a username.
-PROSE_KEYS = frozenset({"note", "notes", "banner", "title", "subtask_title", "sentence", "mcnemar_figure", "scored_on"})
+# Keys whose values are never a username: the application's prose (notes, titles, sentences),
+# and names and ids of data (a dataset, an item id equal to someone's username stays itself).
+PROSE_KEYS = frozenset({"note", "notes", "banner", "title", "subtask_title", "sentence", "mcnemar_figure", "scored_on",
+                        "dataset", "campaign", "subtask", "ids", "complete_items"})
 
 
 def campaign_pseudonyms(campaign: Campaign, usernames: Iterable[str]) -> dict[str, str]:

@@ -1,6 +1,7 @@
-"""A campaign's release bundle and what the paper kit shares with it (reads only: the files are
-made in memory from the campaign table and the data; the pseudonyms they use are given by
-annotation.results.pseudonyms).
+"""A campaign's release bundle and what the paper kit shares with it: the files are made in
+memory from the campaign table and the data; the one write is ``campaigned``'s, which gives a
+pseudonym to whoever has none yet (annotation.results.pseudonyms), so it runs on POST or in a
+command, never on GET.
 
 The bundle holds, per subtask, the inputs, each source's submission file as its download holds
 it and the complete items they are scored on (``--items``), the models' submissions, every
