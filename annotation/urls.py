@@ -46,4 +46,7 @@ urlpatterns = [
     path("organize/campaigns/", results.campaign_list, name="organizer_campaigns"),
     path("organize/campaigns/<id:pk>/", results.campaign_page, name="organizer_campaign"),
     path("organize/campaigns/<id:pk>/compute/", results.campaign_compute, name="organizer_campaign_compute"),
+    path("organize/campaigns/<id:pk>/protocol/", results.campaign_protocol, name="organizer_campaign_protocol"),
+    path("organize/campaigns/<id:pk>/paper/", results.campaign_paper, name="organizer_campaign_paper"),
+    path("organize/campaigns/<id:pk>/release/", results.campaign_release, name="organizer_campaign_release"),
 ]

@@ -16,6 +16,10 @@ if [ ! -x /usr/bin/chromium ]; then
     say "installing Chromium"
     apt_install chromium
 fi
+if ! command -v pdflatex >/dev/null || ! command -v bibtex >/dev/null; then
+    say "installing texlive-latex-recommended (the paper kit's test compiles paper.tex)"
+    apt_install texlive-latex-recommended
+fi
 if ! command -v nginx >/dev/null; then
     say "installing nginx (the two-instance test runs deploy/nginx.conf)"
     apt_install nginx

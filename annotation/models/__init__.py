@@ -5,7 +5,7 @@ datasets       Dataset, Item, GoldAnswer, Assignment, Flag, RemovalRecord (and s
 answers        Annotation, AnnotationRevision
 training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
-results        ModelSubmission, Campaign, StoredReport, StoredReportPart
+results        ModelSubmission, Campaign, StoredReport, StoredReportPart, Pseudonym, CampaignProtocol
 accounts       KeyPreference (and single_keys_for)
 
 The app label, tables, constraint names and migrations are those of the one models.py
@@ -15,7 +15,14 @@ from annotation.models.accounts import KeyPreference, single_keys_for
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
 from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
-from annotation.models.results import Campaign, ModelSubmission, StoredReport, StoredReportPart
+from annotation.models.results import (
+    Campaign,
+    CampaignProtocol,
+    ModelSubmission,
+    Pseudonym,
+    StoredReport,
+    StoredReportPart,
+)
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
@@ -38,6 +45,8 @@ __all__ = [
     "Campaign",
     "StoredReport",
     "StoredReportPart",
+    "Pseudonym",
+    "CampaignProtocol",
     "KeyPreference",
     "single_keys_for",
 ]

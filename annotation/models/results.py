@@ -147,3 +147,67 @@ class StoredReportPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} of {self.stored}"
+
+
+class Pseudonym(models.Model):
+    """A person's pseudonym in one campaign, "A<number>": given once (numbers in the order
+    people are first named, by username) and kept, so the paper, the release bundle and every
+    page that shows pseudonyms name the same person the same way however often they are made."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pseudonyms")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveIntegerField(_("number"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        verbose_name = _("pseudonym")
+        verbose_name_plural = _("pseudonyms")
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="pseudonym_one_per_person"),
+            models.UniqueConstraint(fields=["campaign", "number"], name="pseudonym_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pseudonym_number_positive"),
+        ]
+
+    @property
+    def label(self) -> str:
+        return f"A{self.number}"
+
+    def __str__(self) -> str:
+        return f"{self.label} in {self.campaign}"
+
+
+class CampaignProtocol(models.Model):
+    """What only the organizer knows about how a campaign's annotators took part, as the paper
+    and its checklist state it: recruitment, pay, consent and the demographics collected."""
+
+    class PayBasis(models.TextChoices):
+        PARTICIPANT = "participant", _("per participant")
+        HOUR = "hour", _("per hour")
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="protocol")
+    recruitment = models.TextField(_("recruitment"), blank=True)
+    pay_amount = models.DecimalField(_("pay"), max_digits=10, decimal_places=2, null=True, blank=True)
+    pay_currency = models.CharField(_("currency"), max_length=3, blank=True)
+    pay_basis = models.CharField(_("pay basis"), max_length=11, choices=PayBasis.choices, blank=True)
+    consent = models.TextField(_("consent"), blank=True)
+    demographics = models.TextField(_("demographics"), blank=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("campaign protocol")
+        verbose_name_plural = _("campaign protocols")
+        constraints = [
+            models.CheckConstraint(condition=Q(pay_amount__isnull=True) | Q(pay_amount__gte=0),
+                                   name="protocol_pay_not_negative"),
+            models.CheckConstraint(condition=Q(pay_basis__in=["", "participant", "hour"]),
+                                   name="protocol_pay_basis_valid"),
+            models.CheckConstraint(condition=Q(pay_amount__isnull=True) | ~Q(pay_basis=""),
+                                   name="protocol_pay_has_basis"),
+        ]
+
+    def __str__(self) -> str:
+        return f"protocol of {self.campaign}"

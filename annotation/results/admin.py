@@ -1,4 +1,4 @@
-"""Admin pages of the models' submissions and the campaigns.
+"""Admin pages of the models' submissions, the campaigns, their protocols and pseudonyms.
 
 A submission is an upload record, checked whole when it was uploaded on the report page: read
 only, deleted by superusers only. A campaign is the organizers' grouping of datasets, edited
@@ -11,7 +11,15 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
-from annotation.models import Campaign, Dataset, ModelSubmission, StoredReport, StoredReportPart
+from annotation.models import (
+    Campaign,
+    CampaignProtocol,
+    Dataset,
+    ModelSubmission,
+    Pseudonym,
+    StoredReport,
+    StoredReportPart,
+)
 
 
 @admin.register(ModelSubmission)
@@ -124,3 +132,33 @@ class StoredReportPartAdmin(OrganizerOnlyAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+@admin.register(Pseudonym)
+class PseudonymAdmin(HistoryAdmin):
+    """A pseudonym, once given, names its person in every paper and release of the campaign:
+    read only (the paper kit and the release bundle give them)."""
+
+    list_display = ["label", "campaign", "user", "created_at"]
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "created_at"]
+    search_fields = ["campaign__name", "user__username"]
+    list_select_related = ["campaign", "user"]
+
+    @admin.display(description="pseudonym", ordering="number")
+    def label(self, pseudonym: Pseudonym) -> str:
+        return pseudonym.label
+
+
+@admin.register(CampaignProtocol)
+class CampaignProtocolAdmin(OrganizerOnlyAdmin):
+    """What only the organizer knows of a campaign (its page's protocol form edits the same)."""
+
+    list_display = ["campaign", "pay_amount", "pay_currency", "pay_basis", "updated_by", "updated_at"]
+    list_filter = ["pay_basis", ("campaign", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["campaign__name", "recruitment", "consent", "demographics"]
+    list_select_related = ["campaign", "updated_by"]
+    readonly_fields = ["updated_by", "updated_at"]
+
+    def save_model(self, request: HttpRequest, obj: CampaignProtocol, form, change: bool) -> None:
+        obj.updated_by = request.user
+        super().save_model(request, obj, form, change)

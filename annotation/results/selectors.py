@@ -222,3 +222,14 @@ def freshness(stored: StoredReport | None, latest: StoredReport | None, now: dic
     current = version_key(stored.seen) == version_key(now)
     ids = [version["dataset"] for version in _datasets_of(now)]
     return Freshness(current, [] if current else changes_since(stored.seen, now, ids), computing, failed)
+
+
+def answer_times(dataset: Dataset) -> list[tuple[str, str, int, datetime, datetime]]:
+    """Every submitted answer of the items that count (annotation.results.agreement.counted_items),
+    as the report's time reads them: (username, item id, active ms, started, submitted), by
+    username then input order. One query."""
+    return list(
+        Annotation.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True, status=Annotation.Status.SUBMITTED)
+        .order_by("annotator__username", "item__ordinal")
+        .values_list("annotator__username", "item__external_id", "active_ms", "created_at", "submitted_at")
+    )

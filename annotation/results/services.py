@@ -14,7 +14,7 @@ from annotation.core.files import SourceFile
 from annotation.core.problems import problem
 from annotation.core.storable import unstorable
 from annotation.datasets.removing import record
-from annotation.models import Campaign, Dataset, ModelSubmission, RemovalRecord
+from annotation.models import Campaign, CampaignProtocol, Dataset, ModelSubmission, RemovalRecord
 from scoring.validation import check_submission
 
 
@@ -77,3 +77,11 @@ def create_campaign(*, name: str, datasets: list[Dataset], created_by: AbstractB
         campaign = Campaign.objects.create(name=name, created_by=created_by, human_source=human_source)
         campaign.datasets.set(datasets)
     return campaign
+
+
+def save_protocol(form, campaign: Campaign, by: AbstractBaseUser) -> CampaignProtocol:
+    """Store the campaign's protocol from a valid CampaignProtocolForm (one row per campaign)."""
+    protocol = form.save(commit=False)
+    protocol.campaign, protocol.updated_by = campaign, by
+    protocol.save()
+    return protocol

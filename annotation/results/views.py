@@ -1,7 +1,9 @@
 """Organizer pages of the human-baseline report: a dataset's report (with model uploads) and
 campaigns (their table). Each page also serves its downloads: ?format=json|md|csv|tex, and a
-dataset report's plots as SVG in the page's language (?plot=KEY), all from the newest finished computation
-(annotation.results.computing), with its age, what changed since and a button to compute now."""
+dataset report's plots as SVG in the page's language (?plot=KEY), all from the newest finished
+computation (annotation.results.computing), with its age, what changed since and a button to
+compute now. A campaign also has its protocol form, and its paper kit and release bundle as zips
+(POST: they give pseudonyms), made from a computation of the data as it is."""
 
 import json
 
@@ -23,7 +25,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
-from annotation.models import Campaign, Dataset, ModelSubmission, StoredReportPart
+from annotation.models import Campaign, CampaignProtocol, Dataset, ModelSubmission, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import PAIR_AGREEMENT_TEXT, agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
@@ -31,10 +33,12 @@ from annotation.results.downloads import complete_items_download, export_downloa
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, FORMATS
-from annotation.results.forms import CampaignForm, ModelSubmissionForm
+from annotation.results.forms import CampaignForm, CampaignProtocolForm, KitOptions, ModelSubmissionForm
+from annotation.results.paper import paper_zip
 from annotation.results.plots import Plot, plot_part_key
+from annotation.results.release import campaigned, release_files, zip_bytes, zip_folder
 from annotation.results.report import DEFAULT_SEED
-from annotation.results.services import create_campaign, delete_model_submission, upload_model_submission
+from annotation.results.services import create_campaign, delete_model_submission, save_protocol, upload_model_submission
 from annotation.subtasks import part
 from annotation.subtasks.problem_texts import organizer_problems
 
@@ -232,7 +236,7 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
                          CONTENT_TYPES[options["format"]], f"{campaign.name}.campaign.{options['format']}")
     served = serve_report(campaign=campaign, **report_options)
     return TemplateResponse(request, "annotation/organizer/campaign.html", {
-        "campaign": campaign, **_body(served),
+        "campaign": campaign, **_body(served), "kit_options": KitOptions(initial={"seed": options["seed"]}),
         **_served_context(served, reverse("organizer_campaign_compute", args=[campaign.pk]), options),
     }, status=200 if served.stored else 202)
 
@@ -310,3 +314,79 @@ def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)
     return TemplateResponse(request, "annotation/organizer/agreement.html", context)
+
+
+@never_cache
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def campaign_protocol(request: HttpRequest, pk: int) -> HttpResponse:
+    """What only the organizer knows of the campaign (recruitment, pay, consent, demographics), as
+    the paper kit and the release bundle state it; POST saves it."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    protocol = CampaignProtocol.objects.filter(campaign=campaign).first()
+    form = CampaignProtocolForm(request.POST or None, instance=protocol)
+    if request.method == "POST":
+        if form.is_valid():
+            save_protocol(form, campaign, request.user)
+            messages.success(request, _("The campaign's protocol is saved."))
+            return redirect("organizer_campaign", pk=campaign.pk)
+    return TemplateResponse(request, "annotation/organizer/campaign_protocol.html", {"campaign": campaign, "form": form},
+                            status=422 if form.errors else 200)
+
+
+def _current_table(campaign: Campaign, seed: int) -> dict | None:
+    """The campaign table of the data as it is (its computation started when missing), or None
+    while it is computed."""
+    options = {"seed": seed, "exclude_below_control": False}
+    served = serve_report(campaign=campaign, **options)
+    if served.stored is None or not served.freshness.current:
+        request_report(campaign=campaign, **options, now_asked=True)  # inline with the tests' backend
+        served = serve_report(campaign=campaign, **options)
+        if served.stored is None or not served.freshness.current:
+            return None
+    return json.loads(selectors.report_part(served.stored, StoredReportPart.Kind.API, ""))
+
+
+def _kit_options(request: HttpRequest) -> dict:
+    form = KitOptions(request.POST)
+    if not form.is_valid():
+        raise Http404  # a seed no page ever posts
+    data = form.cleaned_data
+    return {**data, "seed": DEFAULT_SEED if data["seed"] is None else data["seed"]}
+
+
+def _zip(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@never_cache
+@organizer_required
+@require_http_methods(["POST"])
+def campaign_paper(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's paper kit as a zip (annotation.results.paper), in English; 202 while the
+    table of the data as it is is computed."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    options = _kit_options(request)
+    table = _current_table(campaign, options["seed"])
+    if table is None:
+        return _pending()
+    data = paper_zip(campaigned(campaign, table), with_free_text=options["with_free_text"])
+    return _zip(data, f"{zip_folder(campaign, 'paper')}.zip")
+
+
+@never_cache
+@organizer_required
+@require_http_methods(["POST"])
+def campaign_release(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's release bundle as a zip (annotation.results.release); 202 while the table
+    of the data as it is is computed."""
+    campaign = get_object_or_404(Campaign, pk=pk)
+    options = _kit_options(request)
+    table = _current_table(campaign, options["seed"])
+    if table is None:
+        return _pending()
+    folder = zip_folder(campaign, "release")
+    return _zip(zip_bytes(release_files(campaigned(campaign, table), with_gold=options["with_gold"]), folder),
+                f"{folder}.zip")

@@ -80,6 +80,7 @@ PAGES = [
     State("organizer_report", "organizer"),
     State("organizer_campaigns", "organizer"),
     State("organizer_campaign", "organizer"),
+    State("organizer_campaign_protocol", "organizer", "its textareas reflow at 320 px"),
     State("organizer_removal", "organizer", "the confirmation of an archiving"),
     State("organizer_model_removal", "organizer", narrow=False),
 ]
@@ -91,6 +92,7 @@ NOT_PAGES = {
     "training_round",  # a redirect to the next training item until the round's outcome
     "organizer_control_plot",  # an SVG image, shown inside the training page
     "organizer_report_compute", "organizer_campaign_compute", "key_settings",  # POST only
+    "organizer_campaign_paper", "organizer_campaign_release",  # POST only: zip downloads
     "api_docs",
 }
 
@@ -143,6 +145,7 @@ def campaign() -> Campaign:
         "organizer_accounts": reverse("organizer_accounts"),
         "organizer_campaigns": reverse("organizer_campaigns"),
         "organizer_campaign": reverse("organizer_campaign", args=[demo_campaign.pk]),
+        "organizer_campaign_protocol": reverse("organizer_campaign_protocol", args=[demo_campaign.pk]),
         "organizer_export": reverse("organizer_export", args=[answered["wsd"].pk, rater]),
     }
     for name in ("organizer_dataset", "organizer_agreement", "organizer_import_gold", "organizer_assign",

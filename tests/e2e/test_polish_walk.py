@@ -11,6 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset
+from annotation.results.services import create_campaign
 from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
@@ -163,3 +164,7 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/training/")  # the demo's procedure
     expect(page.locator("#qualification-table tr[data-annotator=annotator1]")).to_contain_text("1,00")
     assert_polish(page, phrases, "training and control")
+    campaign = create_campaign(name="demo-walk", datasets=[morphosyntax])
+    page.goto(f"{live_server.url}/organize/campaigns/{campaign.pk}/protocol/")
+    expect(page.locator("textarea[name=recruitment]")).to_be_visible()
+    assert_polish(page, phrases, "campaign protocol")

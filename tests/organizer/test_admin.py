@@ -17,6 +17,7 @@ from annotation.models import (
     Annotation,
     AnnotationRevision,
     Campaign,
+    CampaignProtocol,
     Dataset,
     Explanation,
     Flag,
@@ -24,6 +25,7 @@ from annotation.models import (
     Item,
     KeyPreference,
     ModelSubmission,
+    Pseudonym,
     RemovalRecord,
     StoredReport,
     StoredReportPart,
@@ -42,7 +44,7 @@ MODELS = [model._meta.model_name for model in APP_MODELS]
 # only a superuser deletes it.
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
-    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord,
+    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, Pseudonym,
 ]
 
 
@@ -78,7 +80,10 @@ def campaign():
     )
     TrainingAnswer.objects.create(round=training_round, item=training_item, answer={"answer": "a"}, correctness=1.0)
     ModelSubmission.objects.create(dataset=dataset, name="a-model", filename="a-model.jsonl", data=b"{}\n" * 1000)
-    Campaign.objects.create(name="a-campaign").datasets.set([dataset])
+    a_campaign = Campaign.objects.create(name="a-campaign")
+    a_campaign.datasets.set([dataset])
+    Pseudonym.objects.create(campaign=a_campaign, user=annotator, number=1)
+    CampaignProtocol.objects.create(campaign=a_campaign, recruitment="a call", pay_amount=40, pay_basis="hour")
     RemovalRecord.objects.create(dataset=dataset, dataset_name=dataset.name, kind="model", name="an-old-model",
                                  action="deleted", by=adjudicator, counts={})
     stored = StoredReport.objects.create(dataset=dataset, version="a" * 64, seed=0, status="done",
@@ -143,7 +148,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 19
+    assert len(APP_MODELS) == 21
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__
@@ -212,6 +217,9 @@ def test_what_organizers_may_edit_outside_history(campaign):
     assert not claims.has_add_permission(organizer)
     assert not claims.has_change_permission(organizer, claim)
     assert claims.has_delete_permission(organizer, claim)
+    # A campaign's protocol is the organizer's to state, here as on its page.
+    protocols = admin.site.get_model_admin(CampaignProtocol)
+    assert protocols.has_change_permission(organizer, CampaignProtocol.objects.get())
     campaigns = admin.site.get_model_admin(Campaign)
     assert campaigns.has_add_permission(organizer)
     assert campaigns.has_change_permission(organizer, campaign_record)

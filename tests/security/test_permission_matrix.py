@@ -70,6 +70,9 @@ APPLICATION = {
     "organizer_campaign":    "302/302 403/403 403/403 403/403 404/405",  # no campaign of that id
     "organizer_report_compute":   "302/302 403/403 403/403 403/403 405/302",  # POST only: back to the report
     "organizer_campaign_compute": "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
+    "organizer_campaign_protocol": "302/302 403/403 403/403 403/403 404/404",  # no campaign of that id
+    "organizer_campaign_paper":    "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
+    "organizer_campaign_release":  "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
     "organizer_accounts":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_training":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_control_plot": "302/302 403/403 403/403 403/403 200/405",
