@@ -81,7 +81,7 @@ def _in_state(items: QuerySet[Item], state: str) -> QuerySet[Item]:
     if state == "disagreement":
         return present.filter(distinct_answers__gt=1)
     if state == "flagged":
-        return items.filter(flagged=True)
+        return present.filter(flagged=True)  # a flag that withdrew its item is settled: "withdrawn" lists it
     return items
 
 
