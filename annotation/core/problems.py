@@ -56,9 +56,9 @@ MESSAGES: dict[str, str] = {
     ),
     # The sizes and values the app stores (annotation.subtasks.limits, annotation.core.storable and
     # the subtasks' answer_limits): of an answer, an item record, a comment.
-    "too_deep/value": _("is nested more than %(max)d levels deep"),
-    "too_long/text": _("is longer than %(max)d characters"),
-    "too_many/entries": _("has more than %(max)d entries"),
+    "too_deep/value": _("is nested too deeply: at most %(max)d levels"),
+    "too_long/text": _("is too long: at most %(max)d characters"),
+    "too_many/entries": _("has too many entries: at most %(max)d"),
     "unknown_marker/position": _("names a position outside 1..%(count)d"),
     "unstorable/value": _(
         "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
