@@ -5,12 +5,12 @@ change to ``scoring`` leaves what ``python -m scoring`` prints as it was.
    pytest plugin, which keeps every file the scorer reads (the bytes given to
    ``scoring.jsonl.read_jsonl``) and every ``python -m scoring`` a test runs (its arguments,
    the files it names copied) in DIR.
-2. ``replay DIR OUT.json``: runs, in one process, every recorded command and every command of
+2. ``replay DIR OUT.jsonl``: runs, in one process, every recorded command and every command of
    the scorer on every recorded file as each of the subtasks (a bad inputs, gold and
-   submission file in turn, beside the demo data's good ones) and writes exit code, stdout
-   and stderr of each to OUT.json. Run it once with the code before a change on the path
+   submission file in turn, beside the demo data's good ones) and writes argv, exit code,
+   stdout and stderr of each as a line of OUT.jsonl. Run it once with the code before a change on the path
    (``PYTHONPATH=<a checkout of it>``) and once with the code after.
-3. ``compare BEFORE.json AFTER.json``: every run the same, byte for byte, or the ones that differ.
+3. ``compare BEFORE.jsonl AFTER.jsonl``: every run the same, byte for byte, or the ones that differ.
 """
 
 from __future__ import annotations
@@ -95,8 +95,6 @@ def commands_on(name: str, key: str, inputs: str, gold: str) -> list[list[str]]:
         ["validate", key, name, "--inputs", inputs],
         ["score", key, "--gold", gold, "--pred", name],
         ["score", key, "--gold", name, "--pred", gold],
-        ["agreement", key, "--inputs", inputs, "--pred", name, gold],
-        ["agreement", key, "--inputs", name, "--pred", gold, gold],
     ]
 
 
@@ -114,26 +112,34 @@ def replay(directory: Path, out: Path) -> int:
         for name in files:
             runs += commands_on(name, key, str(inputs), str(gold))
     runs += [["sample", "--inputs", name, "--size", "2", "--seed", "1"] for name in files]
-    results = {}
-    for argv in runs:
-        stdout, stderr = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            try:
-                code = main(argv)
-            except SystemExit as exit:
-                code = exit.code
-        results[json.dumps(argv)] = [code, stdout.getvalue(), stderr.getvalue()]
-    out.write_text(json.dumps(results, ensure_ascii=False, indent=0))
-    print(f"{len(results)} runs on {len(files)} files ({sum(code != 0 for code, _o, _e in results.values())} refused)")
+    refused = 0
+    with out.open("w") as written:  # a line a run, flushed: a run cut short still compares what it did
+        for argv in runs:
+            stdout, stderr = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+                try:
+                    code = main(argv)
+                except SystemExit as exit:
+                    code = exit.code
+            refused += code != 0
+            written.write(json.dumps([argv, code, stdout.getvalue(), stderr.getvalue()], ensure_ascii=False) + "\n")
+            written.flush()
+    print(f"{len(runs)} runs on {len(files)} files ({refused} refused)")
     return 0
 
 
+def _runs(path: Path) -> dict[str, list]:
+    return {json.dumps(argv): rest for argv, *rest in map(json.loads, path.read_text().splitlines())}
+
+
 def compare(before: Path, after: Path) -> int:
-    old, new = json.loads(before.read_text()), json.loads(after.read_text())
-    differing = [argv for argv in old.keys() | new.keys() if old.get(argv) != new.get(argv)]
-    for argv in sorted(differing)[:20]:
-        print(f"differs: {argv}\n  before: {old.get(argv)!r}\n  after:  {new.get(argv)!r}")
-    print(f"{len(old)} runs before, {len(new)} after, {len(differing)} differ")
+    """The runs both files hold (a replay cut short holds fewer), compared byte for byte."""
+    old, new = _runs(before), _runs(after)
+    both = old.keys() & new.keys()
+    differing = sorted(argv for argv in both if old[argv] != new[argv])
+    for argv in differing[:20]:
+        print(f"differs: {argv}\n  before: {old[argv]!r}\n  after:  {new[argv]!r}")
+    print(f"{len(old)} runs before, {len(new)} after, {len(both)} compared, {len(differing)} differ")
     return 1 if differing else 0
 
 
