@@ -16,25 +16,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
-import psycopg
-from bench_server import analyze, report, save_results
+from bench_server import analyze, recreate_database, report, save_results
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
-
-
-def recreate_database(url: str) -> None:
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if not name.startswith("polis_bench"):
-        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates polis_bench* databases")
-    with psycopg.connect(host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
-                         dbname="postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
 
 
 def make_dataset(name: str, n_items: int, annotators):
@@ -89,7 +76,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=10_000, help="items of the dataset (default 10000)")
     parser.add_argument("--runs", type=int, default=300, help="pages and decisions timed (default 300)")
     args = parser.parse_args()
-    recreate_database(os.environ["DATABASE_URL"])
+    recreate_database(os.environ["DATABASE_URL"], "polis_bench_adjudication")
     import django
 
     django.setup()

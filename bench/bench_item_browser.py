@@ -14,8 +14,8 @@ import statistics
 import sys
 import time
 
-from bench_adjudication import make_dataset, queries, recreate_database, timed
-from bench_server import analyze, report, save_results
+from bench_adjudication import make_dataset, queries, timed
+from bench_server import analyze, recreate_database, report, save_results
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
 
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=30, help="annotators answering every item (default 30)")
     parser.add_argument("--runs", type=int, default=30, help="requests timed per kind (default 30)")
     args = parser.parse_args()
-    recreate_database(os.environ["DATABASE_URL"])
+    recreate_database(os.environ["DATABASE_URL"], "polis_bench_item_browser")
     import django
 
     django.setup()

@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench_server as server  # noqa: E402
 from bench_scoring import DATA, ROOT, commas_prediction, discourse_prediction, read_jsonl, scaled  # noqa: E402
 
 DATABASE = os.environ.get("POLIS_BENCH_DB", "polis_bench_report")
@@ -47,20 +48,11 @@ GOLD = {"commas": "dev.gold.jsonl", "discourse": "dev.SYNTHETIC-gold.jsonl"}
 
 
 def create_database() -> None:
-    import psycopg
-
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{DATABASE}"')
-        connection.execute(f'CREATE DATABASE "{DATABASE}"')
+    server.recreate_database(os.environ["DATABASE_URL"], DATABASE)
 
 
 def drop_database() -> None:
-    import psycopg
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{DATABASE}"')
+    server.drop_database(os.environ["DATABASE_URL"], DATABASE)
 
 
 def load(key: str, count: int):

@@ -41,21 +41,42 @@ def report(key: str, label: str, value: float, unit: str, digits: int = 1) -> No
     print(f"{label}: {value:,.{digits}f} {unit}".rstrip(), flush=True)
 
 
-def recreate_database(url: str, own_name: str = DATABASE_NAME) -> None:
-    """Drops and makes anew the database of `url`, which must be the benchmark's own, `own_name`."""
+def _admin(url: str) -> psycopg.Connection:
+    """A connection to the maintenance database of the server of `url`."""
     parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if name != own_name:
-        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates {own_name!r}")
-    admin = psycopg.connect(
+    return psycopg.connect(
         host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
         password=parts.password, dbname="postgres", autocommit=True,
     )
-    with admin:
+
+
+def _own_database(url: str, own_name: str) -> str:
+    """The database name of `url`, which must be the benchmark's own: `own_name`, or the one
+    POLIS_BENCH_DB names (scripts/lib.sh bench_database)."""
+    name = urlsplit(url).path.lstrip("/")
+    if name not in (own_name, os.environ.get("POLIS_BENCH_DB")):
+        sys.exit(f"refusing to drop database {name!r}: the benchmark only recreates {own_name!r}")
+    return name
+
+
+def recreate_database(url: str, own_name: str = DATABASE_NAME) -> None:
+    """Drops and makes anew the database of `url`, which must be the benchmark's own (`own_name`)."""
+    name = _own_database(url, own_name)
+    with _admin(url) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
         figures["postgresql"] = admin.execute("SHOW server_version").fetchone()[0]
         figures["fsync"] = admin.execute("SHOW fsync").fetchone()[0]
+
+
+def drop_database(url: str, own_name: str) -> None:
+    """Drops the benchmark's own database of `url` once it is done (this process's connections closed)."""
+    from django.db import connections
+
+    connections.close_all()
+    name = _own_database(url, own_name)
+    with _admin(url) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def manage(*args: str) -> None:

@@ -50,6 +50,7 @@ MESSAGES: dict[str, str] = {
     "minLength": "must not be empty",
     "minItems": "must not be an empty list",
     "uniqueItems": "has duplicates",
+    "minimum": "%(value)r is less than the minimum of %(minimum)r",
     "schema": "%(detail)s",  # any other schema keyword: jsonschema's own English (code: the keyword)
     # The subtasks' own checks (scoring.subtasks).
     "no_markers": "no position markers [1]..[n]",

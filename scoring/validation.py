@@ -7,7 +7,6 @@ functions return ``(records, problems)`` where ``records`` are the JSON objects 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -21,8 +20,6 @@ from scoring.subtasks import Subtask, get_subtask
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
-
-_REQUIRED = re.compile(r"^'(.+)' is a required property$")
 
 
 @dataclass
@@ -66,7 +63,15 @@ def schema_problems(compiled: CompiledSchema, record: object) -> list[Problem]:
     if compiled.quick is not None and compiled.quick(record):
         return []
     problems = []
+    required_seen: set[tuple[str, tuple]] = set()
     for error in compiled.full.iter_errors(record):
+        if error.validator == "required":
+            # jsonschema says one error per missing field, each naming it only in its English
+            # message: all the object's missing fields are said with the first of them.
+            seen = (_field(error.absolute_path), tuple(error.validator_value))
+            if seen in required_seen:
+                continue
+            required_seen.add(seen)
         problems.extend(_error_problems(error))
     return sorted(problems, key=lambda problem: problem.field)
 
@@ -85,8 +90,8 @@ def _join(path: str, name: str) -> str:
 def _error_problems(error: ValidationError) -> list[Problem]:
     path = _field(error.absolute_path)
     if error.validator == "required":
-        match = _REQUIRED.match(error.message)
-        return [problem("required", _join(path, match.group(1)) if match else path or "record")]
+        return [problem("required", _join(path, name))
+                for name in error.validator_value if isinstance(error.instance, dict) and name not in error.instance]
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = error.schema.get("properties", {})
         return [problem("unexpected_field", _join(path, name))
@@ -107,6 +112,8 @@ def _schema_problem(field: str, error: ValidationError) -> Problem:
         return problem("minItems", field)
     if error.validator == "uniqueItems":
         return problem("uniqueItems", field)
+    if error.validator == "minimum":
+        return problem("minimum", field, value=error.instance, minimum=error.validator_value)
     return problem("schema", field, code=str(error.validator), detail=error.message)
 
 

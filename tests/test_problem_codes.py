@@ -2,6 +2,7 @@
 table (annotation.core.problems.MESSAGES) in English and in Polish."""
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -16,8 +17,6 @@ from scoring.problems import MESSAGES as SCORER_MESSAGES
 ROOT = Path(__file__).resolve().parent.parent
 APP_PACKAGES = ("annotation", "polis_site")
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
-# Texts that are only their parameter: a subtask rule's or caution's own (translated) sentence.
-VERBATIM = {"answer_rule", "caution"}
 
 
 def calls(name: str):
@@ -67,7 +66,52 @@ def test_the_app_and_the_scorer_have_their_own_templates():
     assert not set(MESSAGES) & set(SCORER_MESSAGES)
 
 
-@pytest.mark.parametrize("template", sorted(set(MESSAGES) - VERBATIM))
+def subtask_tables() -> dict[str, dict]:
+    """Each subtask's own table of texts (its rules' and cautions'), by the module defining it."""
+    tables = {}
+    for path in sorted((ROOT / "annotation" / "subtasks").glob("*/*.py")):
+        module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        table = getattr(module, "MESSAGES", None)
+        if isinstance(table, dict) and table is not MESSAGES and table is not SCORER_MESSAGES:
+            tables[module.__name__] = table
+    return tables
+
+
+def test_a_subtask_s_rules_and_cautions_are_made_from_its_own_table():
+    """Each ``problem_from`` call of a subtask's folder names a template of its own module's
+    table literally; no template is one of the app's or the scorer's."""
+    tables = subtask_tables()
+    assert {"annotation.subtasks.numerals.answers", "annotation.subtasks.morphosyntax.answers"} <= set(tables)
+    named = 0
+    for path, call in calls("problem_from"):
+        if path.parts[1] == "core":
+            continue  # annotation.core.problems.problem forwards its own
+        module = ".".join(path.with_suffix("").parts)
+        assert isinstance(call.args[0], ast.Name) and call.args[0].id == "MESSAGES", f"{path}:{call.lineno}"
+        assert isinstance(call.args[1], ast.Constant), f"{path}:{call.lineno}: the template is not named"
+        assert call.args[1].value in tables[module], f"{path}:{call.lineno}: {call.args[1].value!r} is not in its table"
+        named += 1
+    assert named >= 4
+    for table in tables.values():
+        assert not set(table) & (set(MESSAGES) | set(SCORER_MESSAGES))
+
+
+@pytest.mark.parametrize("module, template", sorted(
+    (module, template) for module, table in subtask_tables().items() for template in table))
+def test_every_subtask_template_is_said_in_polish_with_the_same_parameters(module, template):
+    from django.utils.translation import ngettext
+
+    text = subtask_tables()[module][template]
+    forms = [(text, None)] if isinstance(text, str) else [(text[0], 1), (text[1], 5)]
+    assert template.partition("/")[0]
+    for english, count in forms:
+        with translation.override("pl"):
+            polish = gettext(english) if count is None else ngettext(text[0], text[1], count)
+        assert polish != english, f"{template}: no Polish text in the catalogue"
+        assert sorted(set(PLACEHOLDER.findall(polish))) == sorted(set(PLACEHOLDER.findall(english)))
+
+
+@pytest.mark.parametrize("template", sorted(MESSAGES))
 def test_every_template_is_said_in_polish_with_the_same_parameters(template):
     english = MESSAGES[template]
     with translation.override("pl"):

@@ -60,7 +60,8 @@ def paginated(serializer_class: type[serializers.Serializer]) -> type[serializer
 @extend_schema(responses=DatasetSerializer(many=True))
 @api_view(["GET"])
 def dataset_list(request: Request) -> Response:
-    """Annotators: the datasets they have work in, with their progress. Organizers: all datasets."""
+    """Annotators: the datasets they have work in, with their progress. Organizers: every dataset
+    not archived, training and control pools among them."""
     require_role(request, ANNOTATOR, ORGANIZER)
     mine = queues.datasets_with_work(request.user) if has_role(request.user, ANNOTATOR) else []
     datasets = datasets_by_name() if has_role(request.user, ORGANIZER) else [e.dataset for e in mine]

@@ -140,7 +140,7 @@ def save_answer(
         raise Refused(refusals)
     caution = rule_caution(page.subtask, answer, page.payload) if submit else None
     if caution is not None and not confirmed:
-        raise NeedsConfirmation.of("caution", text=caution.message)
+        raise NeedsConfirmation([caution.problem])
     metadata = caution.metadata if caution is not None else {}
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     normalised = normalised_answer(page.subtask, answer) if submit else ""

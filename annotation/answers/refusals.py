@@ -5,7 +5,7 @@ a person answering. One pipeline for every writer of answers."""
 from __future__ import annotations
 
 from annotation.core.problems import problem
-from annotation.core.storable import UNSTORABLE, unstorable_fields
+from annotation.core.storable import unstorable_fields
 from annotation.subtasks import limits
 from annotation.subtasks.problem_texts import for_annotator
 from annotation.subtasks.rules import rule_refusals
@@ -22,13 +22,9 @@ def _shape_refusals(subtask: str, answer: object, payload: dict) -> list[Problem
         return [problem("not_object/answer")]
     # Depth first: it bounds what every later check walks through.
     if limits.too_deep(answer):
-        return [for_annotator(limits.depth_problem("answer"))]
-    unstorable_found = [
-        for_annotator(Problem(field, UNSTORABLE, "unstorable")) for field in unstorable_fields(answer)
-    ]
-    if unstorable_found:
-        return unstorable_found
-    return [for_annotator(problem) for problem in limits.answer_limit_problems(subtask, answer, payload)]
+        return [limits.depth_problem("answer")]
+    unstorable_found = [problem("unstorable/value", field) for field in unstorable_fields(answer)]
+    return unstorable_found or limits.answer_limit_problems(subtask, answer, payload)
 
 
 def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem]:
@@ -37,4 +33,4 @@ def answer_refusals(subtask: str, answer: object, payload: dict) -> list[Problem
     found = _shape_refusals(subtask, answer, payload) or [
         for_annotator(problem) for problem in answer_problems(subtask, answer, payload)
     ]
-    return found or [problem("answer_rule", text=message) for message in rule_refusals(subtask, answer, payload)]
+    return found or rule_refusals(subtask, answer, payload)

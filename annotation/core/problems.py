@@ -11,9 +11,10 @@ English, and the API's ``codes`` name each one. A template is never one of the s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
 from scoring.problems import Problem
@@ -52,6 +53,15 @@ MESSAGES: dict[str, str] = {
         "You have not passed this dataset's training round yet, so its items are closed to you. "
         "Finish the training round; if your score was below the threshold, an organizer can let "
         "you try again or release you."
+    ),
+    # The sizes and values the app stores (annotation.subtasks.limits, annotation.core.storable and
+    # the subtasks' answer_limits): of an answer, an item record, a comment.
+    "too_deep/value": _("is nested too deeply: at most %(max)d levels"),
+    "too_long/text": _("is too long: at most %(max)d characters"),
+    "too_many/entries": _("has too many entries: at most %(max)d"),
+    "unknown_marker/position": _("names a position outside 1..%(count)d"),
+    "unstorable/value": _(
+        "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
     ),
     # Importing a dataset (annotation.datasets.importing).
     "too_long/line": _("longer than %(max)d bytes"),
@@ -119,9 +129,6 @@ MESSAGES: dict[str, str] = {
     # Answers (annotation.answers.refusals) and the item page (annotation.annotate.services).
     "no_answer": _("Nothing is chosen or typed yet."),
     "not_object/answer": _("The answer must be a JSON object with the answer fields."),
-    # A rule or a caution of the subtask (annotation.subtasks.rules): its text is the rule's own.
-    "answer_rule": "%(text)s",
-    "caution": "%(text)s",
     "submitted_already": _("This answer is already submitted: save a change with “Save & next”."),
     "required/comment": _("Say in a comment what is wrong with this item."),
     "unstorable/comment": _("The comment holds the character U+0000, which cannot be stored: remove it."),
@@ -173,11 +180,26 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# A table's text: English with placeholders, or (singular, plural) said by the ``count`` parameter.
+Text = str | tuple[str, str]
+
+
+def problem_from(messages: Mapping[str, Text], template: str, field: str = "", file: str | None = None,
+                 line: int | None = None, **params: object) -> Problem:
+    """The problem of ``template`` (a key of the table ``messages``: this module's ``MESSAGES`` or
+    a subtask's own, annotation/subtasks/<key>/answers.py) about ``field`` with ``params``: its
+    code is the template's part before any "/", its message the template's text in the
+    request's language (a list parameter said as its items joined by ", ")."""
+    said = {name: ", ".join(map(str, value)) if isinstance(value, list) else value for name, value in params.items()}
+    text = messages[template]
+    # A table's texts are the catalogue's msgids; a plural pair is kept in the catalogue by hand
+    # (not a literal ngettext call, so makemessages does not find it: a test holds it translated).
+    translated = ngettext(*text, params["count"]) if isinstance(text, tuple) else gettext(text)
+    return Problem(field, translated % said, template.partition("/")[0], file, line,
+                   MappingProxyType(dict(params)), template)
+
+
 def problem(template: str, field: str = "", file: str | None = None, line: int | None = None,
             **params: object) -> Problem:
-    """The app's problem of ``template`` (a key of ``MESSAGES``) about ``field`` with
-    ``params``: its code is the template's part before any "/", its message the template's
-    text in the request's language (a list parameter said as its items joined by ", ")."""
-    said = {name: ", ".join(map(str, value)) if isinstance(value, list) else value for name, value in params.items()}
-    return Problem(field, gettext(MESSAGES[template]) % said, template.partition("/")[0], file, line,
-                   MappingProxyType(dict(params)), template)
+    """The app's problem of ``template`` (a key of ``MESSAGES``): ``problem_from`` this table."""
+    return problem_from(MESSAGES, template, field, file, line, **params)

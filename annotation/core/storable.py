@@ -11,9 +11,6 @@ import re
 _UNSTORABLE_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 
-UNSTORABLE = "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
-
-
 def unstorable(value: object) -> bool:
     """Whether ``value`` (a parsed JSON value or a string) holds anything the database refuses.
 

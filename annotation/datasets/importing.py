@@ -31,7 +31,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.problems import problem
 from annotation.core.statistics import analyze_after_commit
-from annotation.core.storable import UNSTORABLE, unstorable_fields
+from annotation.core.storable import unstorable_fields
 from annotation.models import Dataset, GoldAnswer, Item
 from annotation.subtasks import limits
 from annotation.subtasks.item_fields import answer_key_problems
@@ -270,7 +270,7 @@ def _storage_problems(filename: str, lines: list[Line], *, input_of: str | None)
     for line in lines:
         found = limits.item_problems(line.record)
         if not any(problem.code == "too_deep" for problem in found):
-            found += [Problem(field, UNSTORABLE, "unstorable") for field in unstorable_fields(line.record)]
+            found += [problem("unstorable/value", field) for field in unstorable_fields(line.record)]
         if input_of is not None:
             found += answer_key_problems(input_of, line.record)
         item_id = line.record.get("id")

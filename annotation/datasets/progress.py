@@ -84,8 +84,10 @@ def gold_additions(dataset: Dataset) -> list[dict]:
 
 
 def datasets_by_name() -> QuerySet[Dataset]:
-    """Every dataset, training and control pools among them, by name (the API's list for organizers)."""
-    return Dataset.objects.order_by("name")
+    """Every dataset not archived, training and control pools among them, by name (the API's
+    list for organizers; the archived ones are left out as the dashboard and the annotators'
+    list leave them)."""
+    return Dataset.objects.filter(archived_at__isnull=True).order_by("name")
 
 
 def items_in_order(dataset_id: int) -> QuerySet[Item]:

@@ -12,7 +12,9 @@ default (the raw JSON widget shows how a default stands in for a whole part):
 - ``answer_limits(answer, item)`` (``annotation.subtasks.limits``): the sizes of an answer
   derived from its item; default every string at most ``MAX_LABEL`` characters;
 - ``rules(answer, payload)`` and ``caution(answer, payload)`` (``annotation.subtasks.rules``):
-  what a person's submit is refused for or asked to confirm; default none;
+  what a person's submit is refused for or asked to confirm, each a problem made from the
+  subtask's own ``MESSAGES`` table and parameters (``annotation.core.problems.problem_from``);
+  default none;
 - ``demo_slip(item, answer, rng)`` (``annotation.demo_answers``): a typical slip of a demo
   rater; default none (the rater gives the gold answer);
 - ``GUIDELINE_TEMPLATE`` (the item page): the guidelines beside the item; default a page saying

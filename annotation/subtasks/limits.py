@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from annotation.core.problems import problem
 from annotation.subtasks import part
 from scoring.problems import Problem
 
@@ -81,23 +82,20 @@ def strings(value: object, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def depth_problem(field: str) -> Problem:
-    return Problem(field, f"is nested more than {MAX_DEPTH} levels deep", "too_deep", params={"max": MAX_DEPTH})
+    return problem("too_deep/value", field, max=MAX_DEPTH)
 
 
 def item_problems(record: dict) -> list[Problem]:
     """The limits of an input record (any subtask)."""
     if too_deep(record):
         return [depth_problem("record")]
-    return [
-        Problem(field, f"is longer than {MAX_ITEM_TEXT} characters", "too_long", params={"max": MAX_ITEM_TEXT})
-        for field, text in strings(record)
-        if len(text) > MAX_ITEM_TEXT
-    ]
+    return [problem("too_long/text", field, max=MAX_ITEM_TEXT) for field, text in strings(record)
+            if len(text) > MAX_ITEM_TEXT]
 
 
 def comment_problems(comment: str) -> list[Problem]:
     if len(comment) > MAX_COMMENT:
-        return [Problem("comment", f"is longer than {MAX_COMMENT} characters", "too_long", params={"max": MAX_COMMENT})]
+        return [problem("too_long/text", "comment", max=MAX_COMMENT)]
     return []
 
 
@@ -110,5 +108,5 @@ def answer_limit_problems(subtask: str, answer: dict, item: dict) -> list[Proble
     for field, text in strings(answer):
         limit = limits.text_limits.get(field, limits.label_limit)
         if len(text) > limit:
-            problems.append(Problem(field, f"is longer than {limit} characters", "too_long", params={"max": limit}))
+            problems.append(problem("too_long/text", field, max=limit))
     return problems

@@ -47,12 +47,6 @@ PROBLEM_TEXTS: dict[str, Promise] = {
     "unsorted": _("positions must be ascending, each once"),
     "in_both": _("a position cannot be both required and optional"),
     "unknown_marker": _("names a position the sentence does not have"),
-    "too_deep": _("is nested too deeply"),
-    "too_long": _("is too long for this item"),
-    "too_many": _("has more entries than this item has"),
-    "unstorable": _(
-        "holds the character U+0000, an unpaired surrogate or a number too large (or NaN), which cannot be stored"
-    ),
     **TREE_PROBLEM_TEXTS,
 }
 

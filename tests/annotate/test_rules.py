@@ -7,7 +7,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from annotation.models import Annotation, Dataset
-from annotation.subtasks.rules import rule_refusals
+from annotation.subtasks.rules import rule_caution, rule_refusals
 from scoring.subtasks import SUBTASKS
 from scoring.validation import answer_problems
 from tests.factories import assign_in_order, make_dataset, make_user
@@ -72,3 +72,23 @@ def test_every_subtask_title_reads_in_polish(key):
         assert dataset.subtask_title == SUBTASKS[key].title
     with translation.override("pl"):
         assert dataset.subtask_title != SUBTASKS[key].title
+
+
+def test_a_rule_and_a_caution_carry_the_template_and_parameters_of_their_subtask_s_table():
+    """Made from the subtask's own MESSAGES (annotation/subtasks/<key>/answers.py), in the
+    request's language; the code names the kind (a rule, a caution) whatever the subtask."""
+    with translation.override("pl"):
+        digits, brackets = rule_refusals("numerals", {"answer": "[[20]]"}, NUMERAL_ITEM)
+        asked = rule_caution("numerals", {"answer": "dwadziestu"}, NUMERAL_ITEM)
+    assert [(digits.code, digits.template), (brackets.code, brackets.template)] == [
+        ("answer_rule", "answer_rule/digits"), ("answer_rule", "answer_rule/target_brackets")]
+    assert digits.message == "Zapisz liczbę słownie: odpowiedź nie może zawierać cyfr."
+    said = asked.problem
+    assert (said.code, said.template, said.params["unknown_words"], said.params["count"]) == (
+        "caution", "caution/unknown_words", ["dwadziestu"], 1)
+    assert "„dwadziestu”" in said.message and said.message.startswith("Słownik")
+    with translation.override("en"):
+        [unchanged] = rule_refusals("morphosyntax", {"answer": "NIEPOPRAWNE", "corrected_sentence": "Ala ma kota."},
+                                    MORPHOSYNTAX_ITEM)
+    assert (unchanged.code, unchanged.template) == ("answer_rule", "answer_rule/unchanged_correction")
+    assert unchanged.message.startswith("The correction is the same as the original sentence")

@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -57,10 +58,13 @@ def test_datasets_lists_only_the_annotators_own_with_progress(setup):
     ]
 
 
-def test_organizers_list_every_dataset(setup):
+def test_organizers_list_every_dataset_but_the_archived_ones(setup):
     client = APIClient()
     client.force_authenticate(make_user("organizer"))
     assert [entry["name"] for entry in client.get(reverse("api_datasets")).json()] == ["mine", "partly", "theirs"]
+    setup["partly"].archived_at = timezone.now()
+    setup["partly"].save(update_fields=["archived_at"])
+    assert [entry["name"] for entry in client.get(reverse("api_datasets")).json()] == ["mine", "theirs"]
 
 
 def test_items_are_only_the_assigned_ones_in_the_annotators_order_without_gold(setup):

@@ -44,3 +44,15 @@ def test_a_duplicate_id_names_the_id_and_its_first_line_as_params():
     repeated = [problem for problem in problems if problem.code == "duplicate_id"]
     assert [(dict(problem.params), problem.line) for problem in repeated] == [({"id": "a", "first_line": 1}, 3)]
     assert str(repeated[0]) == "f.jsonl:3: id: duplicate id 'a' (first on line 1)"
+
+
+def test_the_schema_s_minimum_and_its_missing_fields_are_templates_with_their_params():
+    """Neither is read back from jsonschema's English: a position below 1 names its value and
+    the minimum, each missing field is named from the schema's list."""
+    inputs, _ = check_inputs("commas", b'{"id": "a", "sentence_with_positions": "Ala [1] ma [2] kota."}\n', "in.jsonl")
+    _, problems = check_submission("commas", b'{"id": "a", "commas": [0], "optional": []}\n{}\n', "s.jsonl", inputs)
+    below = next(problem for problem in problems if problem.field == "commas[0]")
+    assert (below.code, below.template, dict(below.params)) == ("minimum", "minimum", {"value": 0, "minimum": 1})
+    assert str(below) == "s.jsonl:1: commas[0]: 0 is less than the minimum of 1"
+    assert [problem.field for problem in problems if problem.line == 2 and problem.code == "required"] == [
+        "commas", "id", "optional"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from annotation.core.problems import problem
 from annotation.subtasks.limits import AnswerLimits
-from scoring.problems import Problem
 from scoring.subtasks.commas import MARKER
 
 
@@ -17,8 +17,8 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
         if not isinstance(entries, list):
             continue
         if len(entries) > positions:
-            problems.append(Problem(name, f"has more than {positions} entries", "too_many", params={"max": positions}))
+            problems.append(problem("too_many/entries", name, max=positions))
         elif any(isinstance(entry, int) and not isinstance(entry, bool) and not 1 <= entry <= positions
                  for entry in entries):
-            problems.append(Problem(name, f"names a position outside 1..{positions}", "unknown_marker", params={"count": positions}))
+            problems.append(problem("unknown_marker/position", name, count=positions))
     return AnswerLimits(problems=problems)

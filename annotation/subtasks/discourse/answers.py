@@ -3,8 +3,8 @@ long as the passage's longest du_id."""
 
 from __future__ import annotations
 
+from annotation.core.problems import problem
 from annotation.subtasks.limits import MAX_LABEL, AnswerLimits
-from scoring.problems import Problem
 
 
 def answer_limits(answer: dict, item: dict) -> AnswerLimits:
@@ -13,5 +13,5 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
     entries = answer.get("discourse_units")
     problems = []
     if isinstance(entries, list) and len(entries) > len(units):
-        problems.append(Problem("discourse_units", f"has more than {len(units)} entries", "too_many", params={"max": len(units)}))
+        problems.append(problem("too_many/entries", "discourse_units", max=len(units)))
     return AnswerLimits(label_limit=label_limit, problems=problems)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as _
 
+from annotation.core.problems import problem_from
 from annotation.subtasks.limits import TEXT_MARGIN, AnswerLimits
+from scoring.problems import Problem
 from scoring.subtasks import morphosyntax
+
+# The texts of this subtask's rules (annotation.subtasks.rules): template -> English msgid.
+MESSAGES = {
+    "answer_rule/unchanged_correction": _(
+        "The correction is the same as the original sentence: correct it, or choose POPRAWNE."
+    ),
+}
 
 
 def answer_limits(answer: dict, item: dict) -> AnswerLimits:
@@ -13,7 +22,7 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
     return AnswerLimits(text_limits={"corrected_sentence": 2 * len(item.get("sentence", "")) + TEXT_MARGIN})
 
 
-def rules(answer: dict, payload: dict) -> list[str]:
+def rules(answer: dict, payload: dict) -> list[Problem]:
     """A correction differs from the sentence (after the scorer's normalisation)."""
     correction = answer.get("corrected_sentence")
     if answer.get("answer") != morphosyntax.INCORRECT or not isinstance(correction, str):
@@ -21,5 +30,5 @@ def rules(answer: dict, payload: dict) -> list[str]:
     normalise = morphosyntax.normalise
     original = normalise({"corrected_sentence": str(payload.get("sentence", ""))})["corrected_sentence"]
     if normalise({"corrected_sentence": correction})["corrected_sentence"] == original:
-        return [_("The correction is the same as the original sentence: correct it, or choose POPRAWNE.")]
+        return [problem_from(MESSAGES, "answer_rule/unchanged_correction")]
     return []

@@ -5,15 +5,29 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop as _
 
+from annotation.core.problems import Text, problem_from
 from annotation.subtasks.limits import TEXT_MARGIN, AnswerLimits
 from annotation.subtasks.numerals.forms import check_words
 from annotation.subtasks.rules import Caution
+from scoring.problems import Problem
 from scoring.subtasks import numerals
 
 NUMERAL_CHARACTERS_PER_DIGIT = 40
+
+# The texts of this subtask's rules and caution (annotation.subtasks.rules): template -> English
+# msgid, or (singular, plural) said by the parameter ``count``.
+MESSAGES: dict[str, Text] = {
+    "answer_rule/digits": _("Write the number in words: the answer may not contain digits."),
+    "answer_rule/target_brackets": _("Write only the numeral, without the [[ ]] brackets."),
+    "caution/unknown_words": (
+        "The dictionary does not know %(words)s as a numeral form. Check the spelling; if the form is right, "
+        "press Enter again (or “Save anyway”).",
+        "The dictionary does not know %(words)s as numeral forms. Check the spelling; if the forms are right, "
+        "press Enter again (or “Save anyway”).",
+    ),
+}
 
 
 _DIGIT = re.compile(r"\d")
@@ -26,16 +40,16 @@ def answer_limits(answer: dict, item: dict) -> AnswerLimits:
     return AnswerLimits(text_limits={"answer": NUMERAL_CHARACTERS_PER_DIGIT * digits + TEXT_MARGIN})
 
 
-def rules(answer: dict, payload: dict) -> list[str]:
+def rules(answer: dict, payload: dict) -> list[Problem]:
     """The number is written out in words: no digits, and not the target's [[ ]] brackets."""
     value = answer.get("answer")
     if not isinstance(value, str):
         return []
     refusals = []
     if _DIGIT.search(value):
-        refusals.append(_("Write the number in words: the answer may not contain digits."))
+        refusals.append(problem_from(MESSAGES, "answer_rule/digits"))
     if numerals.TARGET_OPEN in value or numerals.TARGET_CLOSE in value:
-        refusals.append(_("Write only the numeral, without the [[ ]] brackets."))
+        refusals.append(problem_from(MESSAGES, "answer_rule/target_brackets"))
     return refusals
 
 
@@ -48,12 +62,7 @@ def caution(answer: dict, payload: dict) -> Caution | None:
     unknown = [word.text for word in check_words(value) if not word.is_numeral]
     if not unknown:
         return None
-    words = ", ".join(f"„{word}”" for word in unknown)
-    message = ngettext(
-        "The dictionary does not know %(words)s as a numeral form. Check the spelling; if the form is right, "
-        "press Enter again (or “Save anyway”).",
-        "The dictionary does not know %(words)s as numeral forms. Check the spelling; if the forms are right, "
-        "press Enter again (or “Save anyway”).",
-        len(unknown),
-    ) % {"words": words}
-    return Caution(message, {"confirmed_unknown_words": unknown})
+    # ``words`` as the text shows them, ``unknown_words`` as they are.
+    asked = problem_from(MESSAGES, "caution/unknown_words", words=", ".join(f"„{word}”" for word in unknown),
+                         unknown_words=unknown, count=len(unknown))
+    return Caution(asked, {"confirmed_unknown_words": unknown})
