@@ -47,3 +47,15 @@ def test_a_refused_import_keeps_both_files_and_a_good_one_goes_through(page: Pag
     page.get_by_label("Subtask").select_option("wsd")
     page.locator("main").get_by_role("button", name="Import").click()
     expect(page.get_by_role("heading", name="wsd-A")).to_be_visible()
+
+
+def test_a_one_time_link_is_copied_by_its_button(page: Page, live_server, login):
+    login(page, make_user("organizer", username="olga"))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page.goto(f"{live_server.url}/organize/accounts/")
+    page.locator("input[name=name]").fill("nowa")
+    page.locator("main form", has=page.locator("input[name=name]")).get_by_role("button").click()
+    link = page.locator("#password-links code.password-link").inner_text()
+    page.get_by_role("button", name="Copy the link").click()
+    expect(page.locator("#password-links .copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
