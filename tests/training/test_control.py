@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from annotation.adjudicate.selectors import adjudicator_datasets
 from annotation.annotate import qualification
 from annotation.annotate import queue as queues
 from annotation.annotate.services import save_answer
@@ -278,3 +279,12 @@ def test_an_annotator_below_the_control_threshold_can_be_sent_back_to_training(
     latest = controlled.training_rounds.filter(annotator=annotator).order_by("-attempt").first()
     assert (latest.attempt, latest.finished_at) == (2, None)
     assert not qualification.qualified(latest, controlled, has_training_pool=True)
+
+
+def test_control_items_are_no_dataset_of_their_own_to_adjudicate(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled, "A")
+    answer_everything(other, controlled, "B")  # every item disagrees, control items among them
+    listed = [entry.dataset for entry in adjudicator_datasets(make_user("adjudicator"))]
+    assert listed == [controlled]
