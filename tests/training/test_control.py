@@ -288,3 +288,17 @@ def test_control_items_are_no_dataset_of_their_own_to_adjudicate(controlled, ann
     answer_everything(other, controlled, "B")  # every item disagrees, control items among them
     listed = [entry.dataset for entry in adjudicator_datasets(make_user("adjudicator"))]
     assert listed == [controlled]
+
+
+def test_a_refused_action_of_the_training_page_is_in_its_problem_list(controlled, training_pool, annotator,
+                                                                       organizer, client):
+    """Not one line of run-together messages: each problem a row of the list the page opens at."""
+    assign(controlled, [annotator], 1)
+    client.force_login(organizer)
+    response = client.post(reverse("organizer_training", args=[controlled.pk]),
+                           {"action": "retry", "annotator": annotator.username}, HTTP_ACCEPT_LANGUAGE="pl")
+    assert response.status_code == 422
+    html = response.content.decode()
+    listed = html[html.index('id="problem-list"'):]
+    assert "1 problem; niczego nie zmieniono" in listed
+    assert "nie rozpoczął(-ęła) jeszcze rundy treningowej" in listed[: listed.index("</section>")]
