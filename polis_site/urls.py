@@ -22,7 +22,10 @@ account_patterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
+    # The person who sets their password is logged in at once (one step, not a second login).
+    path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        post_reset_login=True, post_reset_login_backend="annotation.core.roles.UserWithRolesBackend",
+    ), name="password_reset_confirm"),
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
 ]
 

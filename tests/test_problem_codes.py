@@ -134,7 +134,7 @@ def test_a_refusal_carries_code_params_and_the_text_of_its_language():
                                                             "too_few_annotators")
     with translation.override("pl"):
         assert Refused.of("too_few_annotators", per_item=3, given=2).messages == [
-            "3 anotatorów na element wymaga co najmniej 3 anotatorów; podano 2"]
+            "3 anotatorów na pozycję wymaga co najmniej 3 anotatorów; podano 2"]
         exported = NothingToExport("majority", "d1", 4)
     [said] = exported.problems
     assert (said.code, dict(said.params)) == ("nothing_to_export", {"source": "majority", "dataset": "d1", "left_out": 4})

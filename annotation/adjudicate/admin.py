@@ -4,6 +4,7 @@ and of the adjudicators' claims on items, which organizers see and release (dele
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin
 from annotation.models import Adjudication, AdjudicationClaim, AdjudicationRevision
@@ -46,10 +47,10 @@ class AdjudicationClaimAdmin(OrganizerOnlyAdmin):
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    @admin.display(description="dataset", ordering="item__dataset__name")
+    @admin.display(description=_("dataset"), ordering="item__dataset__name")
     def dataset(self, claim: AdjudicationClaim) -> str:
         return claim.item.dataset.name
 
-    @admin.display(description="in force", boolean=True, ordering="expires_at")
+    @admin.display(description=_("in force"), boolean=True, ordering="expires_at")
     def in_force(self, claim: AdjudicationClaim) -> bool:
         return claim.expires_at > timezone.now()

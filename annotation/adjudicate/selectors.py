@@ -146,7 +146,9 @@ def adjudicator_datasets(user: User) -> list[DatasetCases]:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"now": timezone.now(), "scope": None})
         counts = {row[0]: CaseCounts(*(int(n) for n in row[1:])) for row in cursor.fetchall()}
-    datasets = Dataset.objects.filter(pk__in=counts, archived_at__isnull=True).exclude(assignments__annotator=user).distinct().order_by("name")
+    # A training or control pool is no dataset of its own to adjudicate: its items have gold.
+    datasets = (Dataset.objects.filter(pk__in=counts, archived_at__isnull=True, pool_of__isnull=True)
+                .exclude(assignments__annotator=user).distinct().order_by("name"))
     return [DatasetCases(dataset, dataset.subtask_title, counts[dataset.pk]) for dataset in datasets]
 
 

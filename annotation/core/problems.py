@@ -19,6 +19,9 @@ from django.utils.translation import gettext_noop as _
 
 from scoring.problems import Problem
 
+# The most problems a page lists (an import keeps as many, and counts the rest).
+MAX_LISTED_PROBLEMS = 1000
+
 MESSAGES: dict[str, str] = {
     # Uploads and request parameters (annotation.core).
     "upload_too_large": _(
@@ -67,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "too_long/line": _("longer than %(max)d bytes"),
     "answer_in_input": _("is an answer or gold field: an input line must not carry it"),
     "more_problems": _("and %(count)d more problems not listed"),
+    "other_subtask": _("this looks like a %(subtask)s file, not a %(expected)s one: check the subtask and the file"),
     "unknown_subtask": _("is not a known subtask (known: %(keys)s)"),
     "empty": _("holds no records"),
     "gold_given": _(

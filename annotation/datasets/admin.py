@@ -3,6 +3,7 @@ Items, gold and the record are history: read only, deleted by superusers only.""
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
 from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord
@@ -41,7 +42,7 @@ class GoldAnswerAdmin(HistoryAdmin):
     search_fields = ["item__external_id", "item__dataset__name"]
     list_select_related = ["item__dataset"]
 
-    @admin.display(description="dataset", ordering="item__dataset__name")
+    @admin.display(description=_("dataset"), ordering="item__dataset__name")
     def dataset_name(self, gold: GoldAnswer) -> str:
         return gold.item.dataset.name
 

@@ -3,7 +3,7 @@
 Every record is checked by `scoring` (JSON, schema, the subtask's own checks, duplicate ids,
 gold against the inputs) and by the application's limits (annotation.subtasks.limits) and answer keys
 (annotation.subtasks.item_fields); on any problem nothing is written and every problem is reported
-(the first ``MAX_REPORTED_PROBLEMS`` of them, and how many more there were).
+(the first ``MAX_LISTED_PROBLEMS`` of them, and how many more there were).
 
 Files are read ``CHUNK_LINES`` lines at a time, each byte read and parsed once (the inputs'
 SHA-256 is computed from the same reads), and the items of each chunk are inserted in the
@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
-from annotation.core.problems import problem
+from annotation.core.problems import MAX_LISTED_PROBLEMS, problem
 from annotation.core.statistics import analyze_after_commit
 from annotation.core.storable import unstorable_fields
 from annotation.models import Dataset, GoldAnswer, Item
@@ -38,15 +38,12 @@ from annotation.subtasks.item_fields import answer_key_problems
 from scoring.jsonl import Line, read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import SUBTASKS, get_subtask
-from scoring.validation import answer_line_problems, input_line_problems, repeated_ids
+from scoring.validation import answer_line_problems, input_line_problems, repeated_ids, schema_problems, validator
 
 BATCH_SIZE = 2000
 
 
 CHUNK_LINES = 2000
-
-
-MAX_REPORTED_PROBLEMS = 1000
 
 
 @dataclass(frozen=True)
@@ -93,8 +90,29 @@ def _chunks(source: SourceFile, update: Callable[[bytes], object] = lambda _data
             offset += len(raw_lines)
 
 
+# How many of a refused file's first records are tried against the other subtasks' schemas.
+GUESS_RECORDS = 20
+
+
+def other_subtask(kind: str, records: list, expected: str) -> str | None:
+    """The subtask whose ``kind`` schema ("input", "gold" or "output", a submission line) takes every one of
+    the first GUESS_RECORDS ``records`` while ``expected``'s refuses one: a file of another
+    subtask chosen by mistake, said as such rather than as a problem on every line."""
+    sample = records[:GUESS_RECORDS]
+    if not sample or all(not schema_problems(validator(expected, kind), record) for record in sample):
+        return None
+    return next((key for key in SUBTASKS if key != expected
+                 and all(not schema_problems(validator(key, kind), record) for record in sample)), None)
+
+
+def other_subtask_problems(kind: str, records: list, expected: str, filename: str) -> list[Problem]:
+    """The problem "this looks like a <subtask> file" for a file of another subtask, else none."""
+    guess = other_subtask(kind, records, expected)
+    return [problem("other_subtask", "file", filename, subtask=guess, expected=expected)] if guess else []
+
+
 class _Problems:
-    """The problems of one import: every one counted, the first MAX_REPORTED_PROBLEMS kept."""
+    """The problems of one import: every one counted, the first MAX_LISTED_PROBLEMS kept."""
 
     def __init__(self) -> None:
         self.kept: list[Problem] = []
@@ -102,7 +120,7 @@ class _Problems:
 
     def add(self, problems: list[Problem]) -> None:
         self.count += len(problems)
-        self.kept.extend(problems[: MAX_REPORTED_PROBLEMS - len(self.kept)])
+        self.kept.extend(problems[: MAX_LISTED_PROBLEMS - len(self.kept)])
 
     def refusal(self) -> Refused:
         problems = sorted(self.kept, key=lambda problem: (problem.file or "", problem.line or 0))
@@ -197,8 +215,11 @@ def _add_items(dataset: Dataset, inputs: SourceFile, problems: _Problems) -> tup
     first_line: dict[str, int] = {}  # id -> line, across chunks
     digest = hashlib.sha256()
     ordinal = 0
-    for chunk in _chunks(inputs, digest.update):
+    for number, chunk in enumerate(_chunks(inputs, digest.update)):
         found = chunk.problems + input_line_problems(dataset.subtask, chunk.lines, inputs.name)
+        if not number and found:  # first, so that it is among the problems kept
+            found[:0] = other_subtask_problems("input", [line.record for line in chunk.lines], dataset.subtask,
+                                               inputs.name)
         found += _storage_problems(inputs.name, chunk.lines, input_of=dataset.subtask)
         found += repeated_ids(chunk.lines, inputs.name, first_line)
         problems.add(found)
@@ -221,7 +242,7 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems, *, partia
     subtask = get_subtask(dataset.subtask)
     added_at = timezone.now()
     added = unchanged = read = 0
-    for chunk in _chunks(gold):
+    for number, chunk in enumerate(_chunks(gold)):
         read += len(chunk.lines) + len(chunk.problems)
         ids = [line.record["id"] for line in chunk.lines if isinstance(line.record.get("id"), str)]
         items = {
@@ -233,6 +254,8 @@ def _add_gold(dataset: Dataset, gold: SourceFile, problems: _Problems, *, partia
         found = chunk.problems + answer_line_problems(
             subtask, "gold", chunk.lines, gold.name, [payload for _, payload, _given in items.values()]
         )
+        if not number and found:
+            found[:0] = other_subtask_problems("gold", [line.record for line in chunk.lines], dataset.subtask, gold.name)
         found += _storage_problems(gold.name, chunk.lines, input_of=None)
         found += repeated_ids(chunk.lines, gold.name, first_line)
         new_lines = []

@@ -11,7 +11,7 @@ class KeyPreference(models.Model):
     No row: as they are."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="key_preference"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="key_preference", verbose_name=_("user")
     )
     single_keys = models.BooleanField(_("single-key shortcuts"), default=True)
 
@@ -20,7 +20,7 @@ class KeyPreference(models.Model):
         verbose_name_plural = _("key preferences")
 
     def __str__(self) -> str:
-        return f"{self.user_id}: single keys {'on' if self.single_keys else 'off'}"
+        return str((_("%(user)s: single keys on") if self.single_keys else _("%(user)s: single keys off")) % {"user": self.user_id})
 
 
 def single_keys_for(user) -> bool:

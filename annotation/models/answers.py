@@ -14,18 +14,18 @@ class Annotation(models.Model):
         SUBMITTED = "submitted", _("submitted")
 
     # Indexed as the first column of the unique constraint below.
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="annotations", db_index=False)
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="annotations", db_index=False, verbose_name=_("item"))
     annotator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations", verbose_name=_("annotator")
     )
     answer = models.JSONField(_("answer fields"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
     active_ms = models.PositiveBigIntegerField(_("active time (ms)"), default=0)
     # Optimistic concurrency: every save names the version it was based on.
     version = models.PositiveIntegerField(_("version"), default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    submitted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    submitted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("submitted at"))
     # The submitted answer after the subtask's normaliser, as canonical JSON ("" for a draft):
     # two answers disagree when these differ, which the database can tell without Python.
     normalised_answer = models.TextField(_("normalised answer"), blank=True, default="")
@@ -45,19 +45,19 @@ class Annotation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.item} by {self.annotator} ({self.status})"
+        return str(_("%(item)s by %(annotator)s (%(status)s)") % {"item": self.item, "annotator": self.annotator, "status": self.get_status_display()})
 
 
 class AnnotationRevision(models.Model):
     """Append-only history: one row per save of an annotation."""
 
     # Indexed as the first column of the unique constraint below (one index less to write per save).
-    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="revisions", db_index=False)
-    version = models.PositiveIntegerField()
-    answer = models.JSONField()
-    status = models.CharField(max_length=10, choices=Annotation.Status.choices)
-    active_ms = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="revisions", db_index=False, verbose_name=_("annotation"))
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    answer = models.JSONField(verbose_name=_("answer"))
+    status = models.CharField(max_length=10, choices=Annotation.Status.choices, verbose_name=_("status"))
+    active_ms = models.PositiveBigIntegerField(default=0, verbose_name=_("active ms"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["annotation", "version"]

@@ -29,7 +29,7 @@ class Dataset(models.Model):
     source_filename = models.CharField(_("source file"), max_length=255)
     source_sha256 = models.CharField(_("source SHA-256"), max_length=64)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("created by")
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     frozen = models.BooleanField(_("frozen"), default=False, help_text=_("No more edits to answers."))
@@ -68,7 +68,7 @@ class Dataset(models.Model):
     # service; restorable. A dataset nothing depends on is deleted instead.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
     archived_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("archived by")
     )
     # The seeded sample annotators are given (scoring.sampling.draw_sample; None: every item),
     # its members marked by Item.sample_rank. Set before any item is assigned.
@@ -119,7 +119,7 @@ class Dataset(models.Model):
 
 class Item(models.Model):
     # Indexed as the first column of the unique constraints below.
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items", db_index=False)
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="items", db_index=False, verbose_name=_("dataset"))
     external_id = models.CharField(_("id"), max_length=200)
     payload = models.JSONField(_("input record"))
     ordinal = models.PositiveIntegerField(_("position in the input file"))
@@ -127,7 +127,7 @@ class Item(models.Model):
     # agreement, majority, adjudication, export and report, each of which lists it as withdrawn.
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
     withdrawn_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("withdrawn by")
     )
     withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
     # 1-based place in the dataset's sample, in the order of the sample's permutation (a pilot
@@ -157,7 +157,7 @@ class Item(models.Model):
 class GoldAnswer(models.Model):
     """The answer key of one item. Organizers only (adjudicators once revealed)."""
 
-    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="gold")
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="gold", verbose_name=_("item"))
     payload = models.JSONField(_("gold line"))
     # When the line was imported: a partial gold file's missing lines may be added later
     # (annotation.datasets.importing.import_gold), never replaced.
@@ -168,7 +168,7 @@ class GoldAnswer(models.Model):
         verbose_name_plural = _("gold answers")
 
     def __str__(self) -> str:
-        return f"gold {self.item}"
+        return str(_("gold of %(item)s") % {"item": self.item})
 
 
 class Assignment(models.Model):
@@ -177,16 +177,16 @@ class Assignment(models.Model):
     # No index of their own for dataset and item: each is the first column of a unique
     # constraint's index below. With one, PostgreSQL counted an annotator's queue by reading
     # every assignment of the dataset (its statistics do not know a new annotator).
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments", db_index=False)
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments", db_index=False)
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments", db_index=False, verbose_name=_("dataset"))
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments", db_index=False, verbose_name=_("item"))
     annotator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("annotator")
     )
     position = models.PositiveIntegerField(_("position in the annotator's order"))
     # Skipped items come back at the end of the queue, in the order they were skipped,
     # while keeping their number in the annotator's order.
-    skipped_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    skipped_at = models.DateTimeField(null=True, blank=True, verbose_name=_("skipped at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["dataset", "annotator", "position"]
@@ -204,13 +204,13 @@ class Assignment(models.Model):
 
 
 class Flag(models.Model):
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="flags")
-    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="flags")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="flags", verbose_name=_("item"))
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="flags", verbose_name=_("raised by"))
     comment = models.TextField(_("comment"))
-    created_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    resolved_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolved at"))
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("resolved by")
     )
     resolution_note = models.TextField(_("resolution note"), blank=True)
 
@@ -220,7 +220,7 @@ class Flag(models.Model):
         verbose_name_plural = _("flags")
 
     def __str__(self) -> str:
-        return f"flag on {self.item}"
+        return str(_("flag on %(item)s") % {"item": self.item})
 
 
 # What a removal counts of what goes with it (RemovalRecord.counts), in the order shown.
@@ -259,7 +259,7 @@ class RemovalRecord(models.Model):
         RESTORED = "restored", _("restored")
 
     # The dataset the thing belonged to (itself, for a dataset): whose page lists the record.
-    dataset = models.ForeignKey(Dataset, on_delete=models.SET_NULL, null=True, blank=True, related_name="removals")
+    dataset = models.ForeignKey(Dataset, on_delete=models.SET_NULL, null=True, blank=True, related_name="removals", verbose_name=_("dataset"))
     dataset_name = models.CharField(_("dataset"), max_length=100)
     kind = models.CharField(_("what"), max_length=10, choices=Kind.choices)
     name = models.CharField(_("name"), max_length=100)
@@ -285,7 +285,7 @@ class RemovalRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.name} {self.action}"
+        return f"{self.get_kind_display()} {self.name}: {self.get_action_display()}"
 
     @property
     def what_went(self) -> list[tuple[str, int]]:

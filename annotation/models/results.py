@@ -12,12 +12,12 @@ class ModelSubmission(models.Model):
     """A model's answers to a dataset, uploaded by an organizer to be reported beside the
     human sources: a whole submission file, valid as `python -m scoring validate --inputs`."""
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="model_submissions")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="model_submissions", verbose_name=_("dataset"))
     name = models.CharField(_("model name"), max_length=100)
     filename = models.CharField(_("file"), max_length=255)
     data = models.BinaryField(_("submission file"))
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("uploaded by")
     )
     uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
 
@@ -31,7 +31,7 @@ class ModelSubmission(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} on {self.dataset}"
+        return str(_("%(name)s on %(dataset)s") % {"name": self.name, "dataset": self.dataset})
 
 
 class Campaign(models.Model):
@@ -40,7 +40,7 @@ class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=100, unique=True)
     datasets = models.ManyToManyField(Dataset, related_name="campaigns", verbose_name=_("datasets"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("created by")
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -79,23 +79,23 @@ class StoredReport(models.Model):
         DONE = "done", _("finished")
         FAILED = "failed", _("failed")
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("dataset"))
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("campaign"))
     # The data version requested (a digest of `version`: annotation.results.selectors.data_version).
-    version = models.CharField(max_length=64)
-    seed = models.PositiveBigIntegerField()
-    exclude_below_control = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    version = models.CharField(max_length=64, verbose_name=_("version"))
+    seed = models.PositiveBigIntegerField(verbose_name=_("seed"))
+    exclude_below_control = models.BooleanField(default=False, verbose_name=_("exclude below control"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status"))
     # What the computation saw: the figures of the data version (counts, latest times and ids).
-    seen = models.JSONField(null=True, blank=True)
-    report = models.JSONField(null=True, blank=True)
+    seen = models.JSONField(null=True, blank=True, verbose_name=_("seen"))
+    report = models.JSONField(null=True, blank=True, verbose_name=_("report"))
     # The plots as drawn ({key, title, alt, svg, headers, rows} each); what is served is in `parts`.
-    plots = models.JSONField(default=list, blank=True)
-    error = models.TextField(blank=True)
-    requested_at = models.DateTimeField(auto_now_add=True)
+    plots = models.JSONField(default=list, blank=True, verbose_name=_("plots"))
+    error = models.TextField(blank=True, verbose_name=_("error"))
+    requested_at = models.DateTimeField(auto_now_add=True, verbose_name=_("requested at"))
     # When a worker took it (running since): a computation running much longer died with its worker.
-    started_at = models.DateTimeField(null=True, blank=True)
-    computed_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    computed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("computed at"))
 
     class Meta:
         ordering = ["-requested_at"]
@@ -117,7 +117,7 @@ class StoredReport(models.Model):
                                 name="stored_report_campaign_newest")]
 
     def __str__(self) -> str:
-        return f"report of {self.dataset or self.campaign} ({self.version[:8]}, seed {self.seed})"
+        return str(_("report of %(of)s (%(version)s, seed %(seed)s)") % {"of": self.dataset or self.campaign, "version": self.version[:8], "seed": self.seed})
 
 
 class StoredReportPart(models.Model):
@@ -131,10 +131,10 @@ class StoredReportPart(models.Model):
         PAGE = "page", _("page")
         API = "api", _("API")
 
-    stored = models.ForeignKey(StoredReport, on_delete=models.CASCADE, related_name="parts", db_index=False)
-    kind = models.CharField(max_length=4, choices=Kind.choices)
-    key = models.CharField(max_length=300)
-    content = models.TextField()
+    stored = models.ForeignKey(StoredReport, on_delete=models.CASCADE, related_name="parts", db_index=False, verbose_name=_("stored"))
+    kind = models.CharField(max_length=4, choices=Kind.choices, verbose_name=_("kind"))
+    key = models.CharField(max_length=300, verbose_name=_("key"))
+    content = models.TextField(verbose_name=_("content"))
 
     class Meta:
         ordering = ["stored", "kind", "key"]
@@ -146,7 +146,7 @@ class StoredReportPart(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.key} of {self.stored}"
+        return str(_("%(kind)s %(key)s of %(stored)s") % {"kind": self.get_kind_display(), "key": self.key, "stored": self.stored})
 
 
 class Pseudonym(models.Model):

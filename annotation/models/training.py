@@ -16,17 +16,17 @@ class TrainingRound(models.Model):
     threshold), or released by an organizer, lets the annotator work on real items.
     """
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="training_rounds")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="training_rounds", verbose_name=_("dataset"))
     annotator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="training_rounds"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="training_rounds", verbose_name=_("annotator")
     )
     attempt = models.PositiveIntegerField(_("try"))
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
     score = models.FloatField(_("score"), null=True, blank=True)
-    released_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True, verbose_name=_("released at"))
     released_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("released by")
     )
 
     class Meta:
@@ -44,17 +44,17 @@ class TrainingRound(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"training {self.dataset} {self.annotator} #{self.attempt}"
+        return str(_("training round of %(annotator)s in %(dataset)s, try %(attempt)s") % {"annotator": self.annotator, "dataset": self.dataset, "attempt": self.attempt})
 
 
 class TrainingAnswer(models.Model):
     """An answer to a training item: never an Annotation, so it counts nowhere else."""
 
-    round = models.ForeignKey(TrainingRound, on_delete=models.CASCADE, related_name="answers")
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="training_answers")
+    round = models.ForeignKey(TrainingRound, on_delete=models.CASCADE, related_name="answers", verbose_name=_("round"))
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="training_answers", verbose_name=_("item"))
     answer = models.JSONField(_("answer fields"))
     correctness = models.FloatField(_("correctness"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["round", "created_at"]
@@ -66,13 +66,13 @@ class TrainingAnswer(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.item} in {self.round}"
+        return str(_("%(item)s in %(round)s") % {"item": self.item, "round": self.round})
 
 
 class Explanation(models.Model):
     """The organizer's explanation of a training item's gold answer, shown with the feedback."""
 
-    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="explanation")
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, related_name="explanation", verbose_name=_("item"))
     text = models.TextField(_("explanation"))
 
     class Meta:
@@ -80,4 +80,4 @@ class Explanation(models.Model):
         verbose_name_plural = _("explanations")
 
     def __str__(self) -> str:
-        return f"explanation of {self.item}"
+        return str(_("explanation of %(item)s") % {"item": self.item})

@@ -33,7 +33,7 @@ class ModelSubmissionAdmin(HistoryAdmin):
         # The file itself may be megabytes: the pages show its size, never load it.
         return super().get_queryset(request).defer("data").annotate(data_size=Length("data"))
 
-    @admin.display(description="size (bytes)", ordering="data_size")
+    @admin.display(description=_("size (bytes)"), ordering="data_size")
     def size(self, submission: ModelSubmission) -> int:
         return submission.data_size
 
@@ -78,7 +78,7 @@ class CampaignAdmin(OrganizerOnlyAdmin):
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).prefetch_related("datasets")
 
-    @admin.display(description="datasets")
+    @admin.display(description=_("datasets"))
     def dataset_names(self, campaign: Campaign) -> str:
         return ", ".join(sorted(dataset.name for dataset in campaign.datasets.all()))
 

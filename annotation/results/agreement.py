@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.datasets.progress import withdrawn_items
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
@@ -212,7 +212,9 @@ class AgreementReport:
 
     @property
     def figure_rows(self) -> list[FigureRow]:
-        reasons = self.figures["reasons"]
+        # The scorer's reasons are English sentences (it never imports Django); each is a msgid of
+        # the catalogue, kept there by hand (a test holds every one translated).
+        reasons = {key: gettext(reason) for key, reason in self.figures["reasons"].items()}
         return [FigureRow(key, value, reasons.get(key)) for key, value in self.figures.items() if key != "reasons"]
 
     @property

@@ -13,6 +13,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.core.problems import problem
 from annotation.core.storable import unstorable
+from annotation.datasets.importing import other_subtask_problems
 from annotation.datasets.removing import record
 from annotation.models import Campaign, CampaignProtocol, Dataset, ModelSubmission, RemovalRecord
 from scoring.validation import check_submission
@@ -31,9 +32,9 @@ def upload_model_submission(*, dataset: Dataset, name: str, submission: SourceFi
     with submission.open() as stream:
         data = stream.read()
     inputs = list(dataset.items.order_by("ordinal").values_list("payload", flat=True))
-    _records, problems = check_submission(dataset.subtask, data, submission.name, inputs, False)
+    records, problems = check_submission(dataset.subtask, data, submission.name, inputs, False)
     if problems:
-        raise Refused(problems)
+        raise Refused(other_subtask_problems("output", records, dataset.subtask, submission.name) + problems)
     try:
         with transaction.atomic():
             return ModelSubmission.objects.create(

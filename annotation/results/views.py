@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from annotation.adjudicate.selectors import dataset_counts
 from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
 from annotation.core.http import refusal_status
@@ -310,6 +311,7 @@ def dataset_agreement(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.GET.get("kind", "")
     shown = [disagreement for disagreement in report.disagreements if not kind or kind in disagreement.kinds]
     context = {"dataset": dataset, "report": report, "kind": kind, "shown": shown,
+               "cases": dataset_counts(dataset.pk) if not request.htmx else None,
                "pair_agreement_text": part(dataset.subtask, "PAIR_AGREEMENT_TEXT", PAIR_AGREEMENT_TEXT)}
     if request.htmx:
         return TemplateResponse(request, "annotation/organizer/_disagreements.html", context)

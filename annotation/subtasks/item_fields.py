@@ -9,6 +9,7 @@ only the fields the input schema names, on the item page and in the API.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from annotation.core.problems import problem
@@ -77,3 +78,27 @@ def _project(value: object, schema: dict) -> object:
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [_project(item, schema["items"]) for item in value]
     return value
+
+
+# The markup of the input texts, dropped from a preview: wsd's "[[TARGET]]word[[/TARGET]]",
+# coreference's "[A]...[/A]", commas' " [1]"; a number of numerals "[[16500]]" keeps its digits.
+_TARGET_MARKS = re.compile(r"\[\[/?TARGET\]\]|\[/?[A-Z]\]| ?\[\d+\]")
+_NUMBER_MARKS = re.compile(r"\[\[(.*?)\]\]")
+PREVIEW_CHARACTERS = 140
+
+
+def item_text(subtask: str, payload: dict) -> str:
+    """The item's first text, as a reader knows the item (where an id tells them nothing): the
+    first string of its item fields, depth first, that is no id (a discourse passage's first
+    unit), its markup dropped, cut at PREVIEW_CHARACTERS."""
+    pending: list[object] = [annotator_payload(subtask, payload)]
+    while pending:
+        value = pending.pop(0)
+        if isinstance(value, dict):
+            pending[:0] = [field for key, field in value.items() if key != "id" and not key.endswith("_id")]
+        elif isinstance(value, list):
+            pending[:0] = value
+        elif isinstance(value, str) and value.strip():
+            text = _NUMBER_MARKS.sub(r"\1", _TARGET_MARKS.sub("", value)).strip()
+            return text if len(text) <= PREVIEW_CHARACTERS else text[: PREVIEW_CHARACTERS - 1].rstrip() + "…"
+    return ""

@@ -6,6 +6,7 @@ training page or by the pool's import, which check that its item is a training i
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
 from annotation.models import Explanation, TrainingAnswer, TrainingRound
@@ -55,15 +56,15 @@ class TrainingAnswerAdmin(HistoryAdmin):
     search_fields = ["item__external_id", "round__annotator__username", "round__dataset__name"]
     list_select_related = ["item", "round__dataset", "round__annotator"]
 
-    @admin.display(description="annotator", ordering="round__annotator__username")
+    @admin.display(description=_("annotator"), ordering="round__annotator__username")
     def annotator(self, answer: TrainingAnswer) -> str:
         return answer.round.annotator.get_username()
 
-    @admin.display(description="dataset", ordering="round__dataset__name")
+    @admin.display(description=_("dataset"), ordering="round__dataset__name")
     def dataset(self, answer: TrainingAnswer) -> str:
         return answer.round.dataset.name
 
-    @admin.display(description="try", ordering="round__attempt")
+    @admin.display(description=_("try"), ordering="round__attempt")
     def attempt(self, answer: TrainingAnswer) -> int:
         return answer.round.attempt
 
@@ -80,6 +81,6 @@ class ExplanationAdmin(OrganizerOnlyAdmin):
         # Written on the training page or by the pool's import, which check the item is a training item.
         return False
 
-    @admin.display(description="training pool", ordering="item__dataset__name")
+    @admin.display(description=_("training pool"), ordering="item__dataset__name")
     def pool(self, explanation: Explanation) -> str:
         return explanation.item.dataset.name

@@ -21,6 +21,7 @@ from annotation.annotate import qualification
 from annotation.core import sql_rows
 from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
 from annotation.subtasks.differences import Differences, differences, gold_answer_fields
+from annotation.subtasks.widgets import widget_for
 from scoring.subtasks import get_subtask
 
 
@@ -69,6 +70,9 @@ class Feedback:
     accepted: list[str]  # every answer text the gold accepts (the scorer's accepted_forms: numerals)
     explanation: str
     differences: Differences
+    # Each answer as the item page's widget says it: a letter with the sentence it stands for.
+    yours_summary: str
+    gold_summary: str
 
 
 def feedback(answer: TrainingAnswer, your_label: str, gold_label: str) -> Feedback:
@@ -85,6 +89,8 @@ def feedback(answer: TrainingAnswer, your_label: str, gold_label: str) -> Feedba
         accepted=get_subtask(subtask).accepted_forms(gold_line),
         explanation=explanation,
         differences=differences(subtask, item.payload, [(your_label, answer.answer)], reference=(gold_label, gold)),
+        yours_summary=widget_for(subtask).summary(item.payload, answer.answer),
+        gold_summary=widget_for(subtask).summary(item.payload, gold),
     )
 
 

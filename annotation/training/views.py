@@ -26,7 +26,6 @@ from annotation.core.http import posted_json, refusal_status
 from annotation.core.parameters import NUL, refuse_parameters
 from annotation.core.roles import annotator_required, organizer_required
 from annotation.models import Dataset, Item, TrainingRound, subtask_title
-from annotation.subtasks.problem_texts import organizer_problems
 from annotation.subtasks.widgets import widget_for
 from annotation.training import selectors as trainings
 from annotation.training import services as training_service
@@ -204,11 +203,8 @@ def organizer_training(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 return HttpResponseBadRequest(_("Unknown action."))
         except Refused as refusal:
-            if action == "pool":  # a file's problems: in a table naming file, line and field
-                problems = organizer_problems(refusal)
-            else:
-                messages.error(request, " ".join(refusal.messages))
-            status = refusal_status(refusal)
+            # Every refusal in the one problem list, a row per problem (never run together in one line).
+            problems, status = refusal.problems, refusal_status(refusal)
     series = trainings.control_accuracy(dataset)
     return TemplateResponse(request, "annotation/organizer/training.html", {
         "dataset": dataset,

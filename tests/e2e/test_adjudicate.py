@@ -80,7 +80,7 @@ def test_the_open_page_claims_its_item_and_a_second_adjudicator_goes_on(page: Pa
         login(other, person("adjudicator"))
         other.goto(live_server.url + answered.url(first))
         expect_item(other, answered, 1)
-        expect(other.locator(".messages")).to_contain_text(re.compile("Another adjudicator|inny superarbiter"))
+        expect(other.locator(".messages")).to_contain_text(re.compile("Another adjudicator|inny rozjemca"))
     finally:
         context.close()
     assert not foreign

@@ -11,10 +11,10 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from annotation.models import Annotation, Assignment, Dataset
-from annotation.results.services import create_campaign
 from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
+from tests.e2e.test_accessibility import PAGES, Visitor, campaign  # noqa: F401 (campaign: the fixture)
 from tests.factories import make_user
 from tests.organizer.conftest import sample_files
 
@@ -45,11 +45,12 @@ def english_phrases() -> list[str]:
     return sorted(phrases)
 
 
-def assert_polish(page: Page, phrases: list[str], where: str, annotator: bool = False) -> None:
+def assert_polish(page: Page, phrases: list[str], where: str, annotator: bool = False,
+                  developer_notes: bool = True) -> None:
     text = page.locator("body").inner_text()
     left = [phrase for phrase in phrases if phrase in text]
     assert not left, f"{where}: English on the page: {left}"
-    for notes in (DEVELOPER_NOTES, FILE_WORDS) if annotator else (DEVELOPER_NOTES,):
+    for notes in (DEVELOPER_NOTES, FILE_WORDS) if annotator else (DEVELOPER_NOTES,) if developer_notes else ():
         assert not notes.search(text), f"{where}: {notes.search(text)[0]!r}"
 
 
@@ -164,7 +165,44 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/training/")  # the demo's procedure
     expect(page.locator("#qualification-table tr[data-annotator=annotator1]")).to_contain_text("1,00")
     assert_polish(page, phrases, "training and control")
-    campaign = create_campaign(name="demo-walk", datasets=[morphosyntax])
-    page.goto(f"{live_server.url}/organize/campaigns/{campaign.pk}/protocol/")
-    expect(page.locator("textarea[name=recruitment]")).to_be_visible()
-    assert_polish(page, phrases, "campaign protocol")
+
+
+def test_every_organizer_and_adjudicator_page_and_problem_list_is_in_polish(browser, live_server, campaign, tmp_path):  # noqa: F811
+    """Every page of the accessibility table (each organizer's and adjudicator's page among them,
+    a page added later included, since that table must list it) and every problem list of an
+    upload shows no string of the catalogue left in English."""
+    phrases = english_phrases()
+    visitor = Visitor(browser, live_server.url, campaign)
+    for state in PAGES:
+        page = visitor.open(state, 1280)
+        # An organizer's page may name what a developer does (the sample's seed): English only is checked.
+        assert_polish(page, phrases, f"{state.name} ({state.role}, {state.shows})", developer_notes=state.role in (
+            "anonymous", "annotator"))
+
+    page = visitor.open(next(state for state in PAGES if state.name == "organizer_datasets"), 1280)
+    bad = tmp_path / "zle.jsonl"
+    bad.write_text('{"id": "a"}\n{"id": "a"}\n{nie json\n', encoding="utf-8")
+    empty = tmp_path / "pusty.csv"
+    empty.write_bytes(b"")
+    inputs, _gold = sample_files("commas")
+    wsd = Dataset.objects.get(name="demo-wsd")
+    uploads = [  # (page, the form's file fields and their files, other fields to fill)
+        ("/organize/import/", {"inputs": inputs}, {"name": "zly", "subtask": "wsd"}),
+        (f"/organize/{wsd.pk}/gold/", {"gold": bad}, {}),
+        (f"/organize/{wsd.pk}/report/", {"submission": bad}, {"name": "model-zly"}),
+        (f"/organize/{wsd.pk}/training/", {"inputs": bad, "gold": bad}, {}),
+        ("/organize/accounts/", {"accounts": empty}, {}),
+    ]
+    for path, files, fields in uploads:
+        page.goto(live_server.url + path)
+        form = page.locator("form", has=page.locator(f"input[type=file][name={next(iter(files))}]"))
+        for name, value in fields.items():
+            field = form.locator(f"[name={name}]")
+            field.select_option(value) if field.evaluate("e => e.tagName") == "SELECT" else field.fill(value)
+        for name, file in files.items():
+            form.locator(f"input[type=file][name={name}]").set_input_files(str(file))
+        form.locator("button[type=submit]").last.click()
+        heading = page.locator("#problem-list-heading")
+        expect(heading).to_be_focused()
+        expect(heading).to_contain_text("niczego nie zmieniono")
+        assert_polish(page, phrases, f"the problem list of {path}", developer_notes=False)

@@ -36,8 +36,9 @@ def test_a_training_round_by_keyboard_alone(page: Page, login, live_server, data
         page.keyboard.press("Enter")
         # The same page now shows the gold answer beside the annotator's.
         expect(page.locator("#training-feedback")).to_be_visible()
-        expect(page.locator("#training-yours")).to_have_text(letter)
-        expect(page.locator("#training-gold")).to_have_text("B")
+        # Each letter with the sentence it stands for.
+        expect(page.locator("#training-yours")).to_have_text(re.compile(rf"^{letter} \S"))
+        expect(page.locator("#training-gold")).to_have_text(re.compile(r"^B \S"))
         if number == 1:
             expect(page.locator("#training-explanation")).to_contain_text(EXPLANATION_MARK)
         expect(page.locator("#training-next")).to_be_focused()

@@ -1,3 +1,4 @@
+import re
 from datetime import timedelta
 
 import pytest
@@ -6,7 +7,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.test import RequestFactory
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from annotation.core.admin import OrganizerOnlyMixin
 from annotation.datasets.assigning import assign
@@ -256,3 +257,29 @@ def test_a_campaign_made_in_the_admin_has_one_dataset_per_subtask(client, campai
     change = reverse("admin:annotation_campaign_change", args=[made.pk])
     client.post(change, {"name": "test-A", "datasets": [other_wsd.pk, campaign.pk], "human_source": "majority"})
     assert set(Campaign.objects.get(pk=made.pk).datasets.all()) == {campaign, commas}
+
+
+ENGLISH_WORDS = re.compile(r"\b(of|by|on|in|gold|flag|training|explanation|report|claimed|single keys|adjudication|object)\b")
+
+
+def test_the_admin_speaks_polish_in_its_columns_and_records(client, campaign):
+    """No column head left in English (a field without a verbose name shows its name, "CREATED
+    BY") and no record named in English ("Explanation object (7)", "explanation of ...")."""
+    for model in APP_MODELS:
+        for field in model._meta.concrete_fields:
+            if field.name not in ("id", "external_id"):
+                with translation.override("en"):
+                    english = str(field.verbose_name)
+                with translation.override("pl"):
+                    assert str(field.verbose_name) != english, (model.__name__, field.name)
+        with translation.override("pl"):
+            said = str(model.objects.first())
+        assert not ENGLISH_WORDS.search(said), (model.__name__, said)
+    client.force_login(make_user("organizer"))
+    html = client.get(changelist("dataset"), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "utworzył(a)" in html.lower()
+    assert "created by" not in html.lower()
+    explanation = Explanation.objects.get()
+    html = client.get(reverse("admin:annotation_explanation_changelist"), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert f"wyjaśnienie pozycji {explanation.item.external_id}" in html
+    assert "Explanation object" not in html

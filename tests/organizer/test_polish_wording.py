@@ -25,4 +25,4 @@ def test_the_control_rate_reads_in_polish_whatever_the_number(rate):
              "control item in %(rate)s positions (0: none), %(controls)s control items.")
     with translation.override("pl"):
         sentence = gettext(msgid) % {"items": 3, "threshold": "0,5", "rate": rate, "controls": 6}
-    assert f"pozycji na jedno pytanie kontrolne: {rate} " in sentence
+    assert f"pozycji na jedną pozycję kontrolną: {rate} " in sentence

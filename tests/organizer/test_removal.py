@@ -226,7 +226,7 @@ def test_an_archived_pool_is_listed_on_the_training_page_and_restored_from_there
     pl(organizer_client, url, {"action": "archive"})
     training = pl(organizer_client, reverse("organizer_training", args=[dataset.pk])).content.decode()
     assert "Zarchiwizowana pula test-A.training (trening," in training
-    assert "brak: anotatorzy od razu zaczynają elementy" in training  # no serving training pool
+    assert "brak: anotatorzy od razu zaczynają pozycje" in training  # no serving training pool
     assert "Przywrócenie wraca go na listy i do użytku" in pl(organizer_client, url).content.decode()
     assert pl(organizer_client, url, {"action": "restore"}).url == reverse("organizer_training", args=[dataset.pk])
     pool.refresh_from_db()

@@ -148,7 +148,7 @@ def test_the_campaign_table_sets_its_human_source_beside_each_model_with_holm(pi
     client = Client()
     client.force_login(make_user("organizer"))
     page = client.get(reverse("organizer_campaign", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
-    assert "Na 5 elementach większość (anotatorów: 3)" in page and "po korekcie Holma w obrębie 1 podzadań" in page
+    assert "Na 5 pozycjach większość (anotatorów: 3)" in page and "po korekcie Holma w obrębie 1 podzadań" in page
 
 
 def test_the_report_page_and_items_download(pilot):
@@ -166,7 +166,7 @@ def test_the_report_page_and_items_download(pilot):
         [f"w{n}" for n in range(1, N_ANSWERED + 1)]
     polish = Client(headers={"accept-language": "pl"})
     polish.force_login(make_user("organizer"))
-    assert "Kompletne elementy" in polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Kompletne pozycje" in polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
 
 
 def test_the_campaign_form_and_the_command_take_the_new_options(pilot, capsys):

@@ -9,13 +9,16 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from annotation.adjudicate.selectors import adjudicator_datasets
+from annotation.annotate import qualification
 from annotation.annotate import queue as queues
 from annotation.annotate.services import save_answer
 from annotation.datasets.assigning import assign, is_control_position, release_items
 from annotation.datasets.progress import annotator_progress
-from annotation.models import Assignment, Dataset
+from annotation.models import Assignment, Dataset, TrainingRound
 from annotation.results.agreement import counted_items, dataset_answers
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
@@ -253,3 +256,49 @@ def test_the_running_control_accuracy_is_the_exact_mean_of_the_answers_so_far():
     line = ControlSeries("a", correctness=[0.1, 0.2, 0.3])
     assert line.accuracy == [0.1, statistics.fmean([0.1, 0.2]), statistics.fmean([0.1, 0.2, 0.3])]
     assert line.current == 0.19999999999999998
+
+
+def test_an_annotator_below_the_control_threshold_can_be_sent_back_to_training(
+        controlled, training_pool, annotator, organizer, client):
+    """Qualified, then below the threshold on control items: the alert offers a fresh training
+    round (their next item waits until they pass it again) and the report without them."""
+    controlled.threshold = 0.8
+    controlled.save()
+    assign(controlled, [annotator], 1)
+    TrainingRound.objects.create(dataset=controlled, annotator=annotator, attempt=1, finished_at=timezone.now(),
+                                 score=1.0)  # qualified
+    answer_everything(annotator, controlled, "A")  # control gold is C: wrong
+    client.force_login(organizer)
+    page = client.get(reverse("organizer_training", args=[controlled.pk])).content.decode()
+    alerts = page[page.index('id="control-alerts"'):]
+    assert f'data-annotator="{annotator.username}"' in alerts and "Send back to training" in alerts
+    assert f'{reverse("organizer_report", args=[controlled.pk])}?exclude_below_control=1' in alerts
+    response = client.post(reverse("organizer_training", args=[controlled.pk]),
+                           {"action": "retry", "annotator": annotator.username})
+    assert response.status_code == 302
+    latest = controlled.training_rounds.filter(annotator=annotator).order_by("-attempt").first()
+    assert (latest.attempt, latest.finished_at) == (2, None)
+    assert not qualification.qualified(latest, controlled, has_training_pool=True)
+
+
+def test_control_items_are_no_dataset_of_their_own_to_adjudicate(controlled, annotator):
+    other = make_user("annotator")
+    assign(controlled, [annotator, other], 2)
+    answer_everything(annotator, controlled, "A")
+    answer_everything(other, controlled, "B")  # every item disagrees, control items among them
+    listed = [entry.dataset for entry in adjudicator_datasets(make_user("adjudicator"))]
+    assert listed == [controlled]
+
+
+def test_a_refused_action_of_the_training_page_is_in_its_problem_list(controlled, training_pool, annotator,
+                                                                       organizer, client):
+    """Not one line of run-together messages: each problem a row of the list the page opens at."""
+    assign(controlled, [annotator], 1)
+    client.force_login(organizer)
+    response = client.post(reverse("organizer_training", args=[controlled.pk]),
+                           {"action": "retry", "annotator": annotator.username}, HTTP_ACCEPT_LANGUAGE="pl")
+    assert response.status_code == 422
+    html = response.content.decode()
+    listed = html[html.index('id="problem-list"'):]
+    assert "1 problem; niczego nie zmieniono" in listed
+    assert "nie rozpoczął(-ęła) jeszcze rundy treningowej" in listed[: listed.index("</section>")]

@@ -1,6 +1,7 @@
 """Training rounds: feedback after the answer, the threshold on pages and API, retry, release."""
 
 import json
+import re
 import statistics
 
 import pytest
@@ -13,6 +14,7 @@ from annotation.models import Annotation, TrainingAnswer, TrainingRound
 from annotation.results.agreement import dataset_answers
 from annotation.results.exporting import build_submission
 from annotation.training import services as training_service
+from annotation.training.selectors import training_items
 from tests.training.conftest import EXPLANATION_MARK
 from tests.writes import rows_written, tables_written
 
@@ -118,7 +120,11 @@ def test_feedback_shows_the_gold_only_after_the_answer_and_only_for_training_ite
     client.post(reverse("training_item", args=[dataset.pk, 1]), {"intent": "submit", "answer": json.dumps({"answer": "C"})})
     after = client.get(reverse("training_item", args=[dataset.pk, 1])).content.decode()
     assert EXPLANATION_MARK in after and 'id="training-gold"' in after
-    assert 'id="training-gold">B<' in after
+    # Each letter with the sentence it stands for, as the item's cards show it.
+    assert 'id="training-gold"><strong>B</strong> ' in after and 'id="training-yours"><strong>C</strong> ' in after
+    item = training_items(dataset)[0]
+    candidate = re.sub(r"\[\[/?TARGET\]\]", "", item.payload["candidates"]["B"]).split()[0]
+    assert candidate in after[after.index('id="training-gold"'):]
     # the next item's gold is still hidden
     assert "training-feedback" not in client.get(reverse("training_item", args=[dataset.pk, 2])).content.decode()
     # and the pools are no dataset of the annotator's: no items, no answers through the API

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.html import strip_tags
+from django.utils.translation import gettext
 
 from annotation.subtasks.discourse.relations import RELATION_GUIDES
 from annotation.subtasks.widgets import widget_for
@@ -36,8 +38,23 @@ def test_every_guideline_is_for_the_annotator_with_worked_examples(key):
     assert not FORBIDDEN.search(strip_tags(text)), FORBIDDEN.search(strip_tags(text))
     for heading in ("Co rozstrzygasz", "Jak odpowiadasz", "Zasady", "Przykłady"):
         assert f"<h4>{heading}</h4>" in text
-    examples = text.split('class="guideline-examples"')[1].split("</ol>")[0]
+    examples = text.split('class="guideline-examples')[1].split("</ol>")[0]
     assert 2 <= examples.count("<li>") <= 3
+
+
+def test_the_coreference_guideline_draws_mentions_as_the_widget_does():
+    """The widget's badges (a letter on the mention's colour), never the file's markers [A]…[T]."""
+    text = guideline("coreference")
+    assert not re.search(r"\[/?[A-DT]\]", strip_tags(text))
+    for letter in "ABCDT":
+        assert f'<mark class="mention mention-{letter}"><span class="mention-badge">{letter}</span>' in text
+    assert 'class="guideline-examples coref-guideline"' in text  # the widget's colours apply (coreference.css)
+
+
+def test_the_commas_guideline_names_the_line_as_the_widget_does():
+    with translation.override("pl"):
+        reads = gettext("Reads as:")
+    assert f"„{reads}”" in guideline("commas") and "Czyta się" not in guideline("commas")
 
 
 def _records(key: str, split: str) -> dict[str, dict]:
