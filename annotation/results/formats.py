@@ -75,17 +75,47 @@ def campaign_grid(table: dict) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
+DAWID_SKENE_COLUMN = "estimated accuracy (Dawid–Skene)"
+
+
+def estimated_accuracies(report: dict) -> dict[str, float | None] | None:
+    """Annotator source -> their Dawid–Skene estimated accuracy; None when the subtask does not
+    offer it (or the report was computed before it existed)."""
+    figures = report.get("dawid_skene") or {}
+    if not figures.get("offered"):
+        return None
+    return {f"annotator:{row['annotator']}": row["accuracy"] for row in figures["annotators"]}
+
+
+def dawid_skene_note(report: dict) -> str | None:
+    figures = report.get("dawid_skene")
+    if not figures:
+        return None
+    if not figures["offered"]:
+        return figures["reason"]
+    return (f"{DAWID_SKENE_COLUMN}: Dawid and Skene's model fitted to every answer without gold (crowd-kit 1.4.2's "
+            f"DawidSkene; {figures['iterations']} rounds, classes {', '.join(figures['classes'])}): the prior of each "
+            "class times the chance the annotator gives it when it is true, summed over the classes")
+
+
 def source_grid(report: dict) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows of text) of a dataset report's sources."""
+    """(headers, rows of text) of a dataset report's sources; with Dawid–Skene, each annotator's
+    estimated accuracy in a last column."""
+    estimated = estimated_accuracies(report)
     headers = ["source", "scored on", "score [95% interval]", "items scored", "missing", "coverage"]
+    headers += [DAWID_SKENE_COLUMN] if estimated is not None else []
     rows = []
     for row in report["sources"]:
         if not row.get("available"):
-            rows.append([row["source"], NO_CELL, row["reason"], "", "", ""])
-            continue
-        low, high = row["intervals"]["score"]
-        rows.append([row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
-                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"])
+            cells = [row["source"], NO_CELL, row["reason"], "", "", ""]
+        else:
+            low, high = row["intervals"]["score"]
+            cells = [row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
+                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"]
+        if estimated is not None:
+            accuracy = estimated.get(row["source"])
+            cells.append("" if accuracy is None else number(accuracy))
+        rows.append(cells)
     return headers, rows
 
 
@@ -198,6 +228,8 @@ def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str,
     notes = [report["banner"]] if report["banner"] else []
     if report["excluded"]:
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    if dawid_skene_note(report):
+        notes.append(dawid_skene_note(report))
     if fmt == "csv":
         return _csv(headers, [[note] for note in notes] + rows)
     caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "

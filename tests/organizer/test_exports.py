@@ -183,7 +183,7 @@ def test_the_api_streams_an_export_to_organizers_only(client):
     assert client.get(url, {"source": "all"}).status_code == 403
     client.force_login(make_user("organizer"))
     listed = client.get(url).json()["sources"]
-    assert [entry["source"] for entry in listed] == [*sorted(f"annotator:{a.username}" for a in annotators), "majority", "majority", "adjudicated", "all"]
+    assert [entry["source"] for entry in listed] == [*sorted(f"annotator:{a.username}" for a in annotators), "majority", "majority", "dawid-skene", "adjudicated", "all"]
     assert listed[-1]["formats"] == ["jsonl", "csv"]
     response = client.get(url, {"source": "majority"})
     assert response.status_code == 200
