@@ -84,46 +84,53 @@ def fit(tasks: Sequence[int], workers: Sequence[int], labels: Sequence[Hashable]
         raise ValueError("no answer to fit")
     if np.bincount(task, minlength=n_tasks).min() == 0:
         raise ValueError("a task without an answer")
+    n_cells = n_workers * n_classes
     cell = worker * n_classes + label  # the (annotator, label given) pair of each row
-    observed = np.bincount(cell, minlength=n_workers * n_classes).reshape(n_workers, n_classes) > 0
+    observed = (np.bincount(cell, minlength=n_cells) > 0).reshape(n_workers, n_classes)
+    # The rows by task, in their order within each task (the order pandas sums a group in).
+    by_task = np.argsort(task, kind="stable")
+    cells_by_task = cell[by_task]
+    task_starts = np.flatnonzero(np.r_[True, np.diff(task[by_task]) != 0])
+    answers_per_task = np.bincount(task, minlength=n_tasks)
 
-    def m_step(posteriors: np.ndarray) -> np.ndarray:
-        sums = np.stack([np.bincount(cell, weights=posteriors[task, column], minlength=n_workers * n_classes)
-                         for column in range(n_classes)], axis=1).reshape(n_workers, n_classes, n_classes)
-        errors = np.where(observed[:, :, None], np.maximum(sums, EPSILON), 0.0)
+    def m_step(posteriors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The error matrices, and the sums they are made from (cells x classes)."""
+        columns = posteriors.T.copy()
+        sums = np.stack([np.bincount(cell, weights=columns[column][task], minlength=n_cells)
+                         for column in range(n_classes)], axis=1)
+        errors = np.where(observed[:, :, None], np.maximum(sums.reshape(n_workers, n_classes, n_classes), EPSILON), 0.0)
         totals = errors.sum(axis=1, keepdims=True)  # 0 for an annotator without an answer
-        return np.divide(errors, totals, out=np.zeros_like(errors), where=totals > 0)
+        return np.divide(errors, totals, out=np.zeros_like(errors), where=totals > 0), sums
 
     def e_step(priors: np.ndarray, errors: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore"):  # an unobserved cell is never read
-            log_errors = np.log2(errors)
-        answer_logs = log_errors[worker, label]  # rows x classes
-        sums = np.stack([np.bincount(task, weights=answer_logs[:, column], minlength=n_tasks)
-                         for column in range(n_classes)], axis=1)
+            log_errors = np.log2(errors).reshape(n_cells, n_classes)
+        sums = np.add.reduceat(log_errors[cells_by_task], task_starts, axis=0)
         log_likelihoods = np.log2(np.maximum(priors, EPSILON)) + sums
         scaled = np.exp2(log_likelihoods - log_likelihoods.max(axis=1, keepdims=True))
         return scaled / scaled.sum(axis=1, keepdims=True)
 
-    def evidence_lower_bound(posteriors: np.ndarray, priors: np.ndarray, errors: np.ndarray) -> float:
-        with np.errstate(divide="ignore"):
-            log_errors = np.log(errors)
-        joined = log_errors[worker, label] + np.log(np.maximum(priors, EPSILON))
-        joint = float((posteriors[task] * joined).sum(axis=0).sum())
+    def evidence_lower_bound(posteriors: np.ndarray, priors: np.ndarray, errors: np.ndarray, sums: np.ndarray) -> float:
+        """The expected log joint over the rows, summed per (annotator, label) cell with the
+        M-step's sums of the posteriors, plus the entropy of the clipped posteriors."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_errors = np.log(errors).reshape(n_cells, n_classes)
+            joint = float(np.where(sums > 0, log_errors * sums, 0.0).sum())
+        joint += float(np.log(np.maximum(priors, EPSILON)) @ (answers_per_task @ posteriors))
         clipped = np.maximum(posteriors, EPSILON)
-        entropy = -float((np.log(clipped) * clipped).sum(axis=0).sum())
-        return joint + entropy
+        return joint - float((np.log(clipped) * clipped).sum())
 
     counts = np.bincount(task * n_classes + label, minlength=n_tasks * n_classes).reshape(n_tasks, n_classes)
     posteriors = counts / counts.sum(axis=1, keepdims=True)
     priors = posteriors.mean(axis=0)
-    errors = m_step(posteriors)
+    errors, _sums = m_step(posteriors)
     loss = -np.inf
     history: list[float] = []
     for _round in range(MAX_ITERATIONS):
         posteriors = e_step(priors, errors)
         priors = posteriors.mean(axis=0)
-        errors = m_step(posteriors)
-        new_loss = evidence_lower_bound(posteriors, priors, errors) / len(task)
+        errors, sums = m_step(posteriors)
+        new_loss = evidence_lower_bound(posteriors, priors, errors, sums) / len(task)
         history.append(new_loss)
         if new_loss - loss < TOLERANCE:
             break
@@ -230,14 +237,15 @@ def dawid_skene_answers(key: str, table: AnswerTable, annotators: Sequence[str])
     model = fit(tasks, workers, labels, n_tasks, len(table.files)) if tasks else None
     items: dict[str, ItemPosteriors] = {}
     answers: dict[str, tuple[dict | None, str | None]] = {}
+    posteriors, chosen_index = (model.posteriors.tolist(), model.chosen.tolist()) if model else ([], [])
     for item in table.items:
         item_id = item["id"]
         if item_id not in units_of:
             answers[item_id] = (None, "no answer")
             continue
         rows = units_of[item_id]
-        units = [dict(zip(model.classes, map(float, model.posteriors[row]))) for row in rows]
-        chosen = tuple(model.classes[model.chosen[row]] for row in rows)
+        units = [dict(zip(model.classes, posteriors[row])) for row in rows]
+        chosen = tuple(model.classes[chosen_index[row]] for row in rows)
         item_answers = table.answers_of(item_id)
         candidates = []
         for classes in dict.fromkeys([*given[item_id], chosen]):
