@@ -175,6 +175,21 @@ def test_the_dawid_skene_source_and_accuracies_equal_the_scoring_cli(wsd_dataset
         f"{figures['annotators'][1]['accuracy']:.3f}" in page.content.decode()
 
 
+def test_a_campaign_may_set_the_dawid_skene_source_beside_the_models(wsd_dataset):
+    upload_model_submission(dataset=wsd_dataset, name="m", submission=model_file("ABCC"))
+    campaign = create_campaign(name="test-DS", datasets=[wsd_dataset], human_source="dawid_skene")
+    table = campaign_report(campaign, resamples=0, test_rounds=50)
+    row = next(row for row in table["rows"] if row["subtask"] == "wsd")
+    report = table["datasets"][0]
+    source = next(row for row in report["sources"] if row["source"] == "dawid_skene")
+    assert row["cells"]["human source"]["source"] == "dawid_skene"
+    assert row["cells"]["human source"]["score"] == source["score"]
+    assert row["cells"]["model:m"]["n_items"] == source["n_scored"] == 3
+    assert "Dawid–Skene" in table["notes"]["human source"]
+    page = organizer_client().get(reverse("organizer_campaign", args=[campaign.pk]))
+    assert page.status_code == 200
+
+
 def test_numerals_offer_no_dawid_skene_and_say_why():
     dataset = import_sample("numerals")
     report = dataset_report(dataset, resamples=0, test_rounds=0)
