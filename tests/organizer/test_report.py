@@ -186,8 +186,13 @@ def test_a_campaign_may_set_the_dawid_skene_source_beside_the_models(wsd_dataset
     assert row["cells"]["human source"]["score"] == source["score"]
     assert row["cells"]["model:m"]["n_items"] == source["n_scored"] == 3
     assert "Dawid–Skene" in table["notes"]["human source"]
-    page = organizer_client().get(reverse("organizer_campaign", args=[campaign.pk]))
-    assert page.status_code == 200
+    client = organizer_client()
+    assert client.get(reverse("organizer_campaign", args=[campaign.pk])).status_code == 200
+    # The report page quotes the Dawid–Skene source beside the model, in the reader's language,
+    # and lists each annotator's estimated accuracy.
+    page = client.get(reverse("organizer_report", args=[wsd_dataset.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Na 3 elementach odpowiedzi modelu Dawida–Skene’a (anotatorów: 2)" in page
+    assert 'id="dawid-skene"' in page and "Szacowana trafność (Dawid–Skene)" in page
 
 
 def test_numerals_offer_no_dawid_skene_and_say_why():
