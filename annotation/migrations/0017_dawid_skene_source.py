@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='campaign',
             name='human_source',
-            field=models.CharField(choices=[('majority_filled', 'majority filled with adjudications'), ('majority', 'majority'), ('adjudicated', 'adjudicated'), ('dawid_skene', 'Dawid–Skene (wsd, coreference, morphosyntax, commas)')], default='majority_filled', max_length=20, verbose_name='human source'),
+            field=models.CharField(choices=[('majority_filled', 'majority filled with adjudications'), ('majority', 'majority'), ('adjudicated', 'adjudicated'), ('dawid_skene', 'Dawid–Skene')], default='majority_filled', max_length=20, verbose_name='human source'),
         ),
         migrations.AddConstraint(
             model_name='campaign',

@@ -50,7 +50,7 @@ class Campaign(models.Model):
         MAJORITY_FILLED = "majority_filled", _("majority filled with adjudications")
         MAJORITY = "majority", _("majority")
         ADJUDICATED = "adjudicated", _("adjudicated")
-        DAWID_SKENE = "dawid_skene", _("Dawid–Skene (wsd, coreference, morphosyntax, commas)")
+        DAWID_SKENE = "dawid_skene", _("Dawid–Skene")
 
     human_source = models.CharField(_("human source"), max_length=20, choices=HumanSource.choices,
                                     default=HumanSource.MAJORITY_FILLED)
