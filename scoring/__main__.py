@@ -1,4 +1,4 @@
-"""python -m scoring validate|check-inputs|score|compare|annotators|holm|agreement|majority|sample: see scoring/README.md."""
+"""python -m scoring validate|check-inputs|score|compare|annotators|holm|agreement|majority|dawid-skene|sample: see scoring/README.md."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from scoring.agreement import ReadAnswers, agreement_figures, figures_text, normalised_majority_answer, read_answers
 from scoring.annotators import group_figures
+from scoring.dawid_skene import dawid_skene_answers, not_offered_reason, offered
 from scoring.evaluate import compare_files, read_gold, read_predictions, score_files
 from scoring.sampling import SampleTooLarge, draw_sample, read_sample_inputs
 from scoring.significance import holm
@@ -193,24 +194,60 @@ def agreement(args) -> int:
     return 0
 
 
-def majority(args) -> int:
-    read = _read_answers(args)
-    if read.table is None:
-        return 1
+def _write_submission(args, answers) -> tuple[int, int] | None:
+    """Write the items' answers (item id -> (answer or None, reason)) as a submission to
+    ``args.output``, the items without one on stderr; (answers written, items), or None when
+    the file cannot be written (said on stderr)."""
     lines = []
-    for item in read.table.items:
-        answer, reason = normalised_majority_answer(args.subtask, read.table.answers_of(item["id"]), item)
+    for item_id, (answer, reason) in answers.items():
         if answer is None:
-            print(f"{item['id']}: {reason}", file=sys.stderr)
+            print(f"{item_id}: {reason}", file=sys.stderr)
         else:
-            lines.append(submission_line(args.subtask, item["id"], answer))
+            lines.append(submission_line(args.subtask, item_id, answer))
     data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     try:
         Path(args.output).write_text(data, encoding="utf-8")
     except OSError as error:
         print(f"{args.output}: cannot write: {error.strerror}", file=sys.stderr)
+        return None
+    return len(lines), len(answers)
+
+
+def majority(args) -> int:
+    read = _read_answers(args)
+    if read.table is None:
         return 1
-    print(f"{args.output}: {_count(len(lines), 'majority answer')} of {_count(len(read.table.items), 'item')}")
+    table = read.table
+    written = _write_submission(args, {item["id"]: normalised_majority_answer(args.subtask, table.answers_of(item["id"]), item)
+                                       for item in table.items})
+    if written is None:
+        return 1
+    print(f"{args.output}: {_count(written[0], 'majority answer')} of {_count(written[1], 'item')}")
+    return 0
+
+
+def dawid_skene(args) -> int:
+    if not offered(SUBTASKS[args.subtask]):
+        print(not_offered_reason(SUBTASKS[args.subtask]), file=sys.stderr)
+        return 2
+    read = _read_answers(args)
+    if read.table is None:
+        return 1
+    found = dawid_skene_answers(args.subtask, read.table, args.pred)
+    written = _write_submission(args, found.answers)
+    if written is None:
+        return 1
+    figures = found.figures()
+    if args.json:
+        print(json.dumps({"output": args.output, "n_answers": written[0], "n_items": written[1], **figures},
+                         ensure_ascii=False))
+        return 0
+    print(f"{args.output}: {_count(written[0], 'Dawid–Skene answer')} of {_count(written[1], 'item')}")
+    print(f"iterations: {figures['iterations']} (at most {figures['max_iterations']})")
+    print(f"classes: {', '.join(figures['classes'])}")
+    for row in figures["annotators"]:
+        accuracy = "none (no answer)" if row["accuracy"] is None else f"{row['accuracy']:.4f}"
+        print(f"{row['annotator']}: estimated accuracy {accuracy} ({_count(row['n_answers'], 'answer')})")
     return 0
 
 
@@ -299,15 +336,17 @@ def build_parser() -> argparse.ArgumentParser:
     for name, run, description in (
         ("agreement", agreement, "agreement between several submission files (one per annotator)"),
         ("majority", majority, "the majority answer of several submission files, as a submission"),
+        ("dawid-skene", dawid_skene, "the Dawid-Skene answers of several submission files, as a submission, "
+                                     "and each file's estimated accuracy"),
     ):
         command = commands.add_parser(name, help=description)
         command.add_argument("subtask", choices=list(SUBTASKS))
         command.add_argument("--inputs", required=True, help="inputs.jsonl the submissions answer")
         command.add_argument("--pred", required=True, nargs="+", metavar="FILE", help="two or more submission files")
-        if name == "agreement":
+        if name != "majority":
             command.add_argument("--json", action="store_true", help="print one JSON object")
-        else:
-            command.add_argument("-o", "--output", required=True, help="where to write the majority submission")
+        if name != "agreement":
+            command.add_argument("-o", "--output", required=True, help=f"where to write the {name} submission")
         command.set_defaults(run=run)
     return parser
 
@@ -317,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "validate" and args.partial and not args.inputs:
         print("--partial needs --inputs", file=sys.stderr)
         return 2
-    if args.command in ("agreement", "majority") and len(args.pred) < 2:
+    if args.command in ("agreement", "majority", "dawid-skene") and len(args.pred) < 2:
         print("--pred needs two or more files", file=sys.stderr)
         return 2
     try:

@@ -1,5 +1,5 @@
 """What the two four-way choice subtasks (wsd, coreference) share: the labels A-D, the
-answer, macro-F1, and the agreement figures and majority rule.
+answer, macro-F1, the agreement figures and majority rule, and the answer as one Dawid–Skene class.
 
 Macro-F1 over A, B, C, D equals scikit-learn's ``f1_score(gold, pred, labels=["A", "B",
 "C", "D"], average="macro", zero_division=0)`` where a missing or invalid prediction is a
@@ -137,3 +137,13 @@ def breakdown(subtask: Subtask, gold: list[dict], pred: dict[str, dict], rows: l
 def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
     """Every pair of different labels given."""
     return [f"{first}/{second}" for first, second in combinations(sorted({answer["answer"] for answer in answers}), 2)]
+
+
+# Dawid–Skene (scoring.dawid_skene): one unit per item, its class the label.
+
+def dawid_skene_units(answer: dict, item: dict) -> tuple[str]:
+    return (answer["answer"],)
+
+
+def dawid_skene_answer(classes: tuple[str, ...], answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return {"answer": classes[0]}, None

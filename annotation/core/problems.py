@@ -176,9 +176,13 @@ MESSAGES: dict[str, str] = {
     "subtask_twice": _("%(first)s and %(second)s are both %(subtask)s datasets: a campaign has one dataset per subtask."),
     "human_source": _("%(source)s is not a human source; expected one of %(sources)s."),
     "exists/campaign": _("A campaign named %(name)s exists already."),
-    "unknown_source": _("unknown source %(source)s; expected annotator:NAME, majority, adjudicated or all"),
+    "unknown_source": _("unknown source %(source)s; expected annotator:NAME, majority, dawid-skene, adjudicated or all"),
     "fill": _("fill %(fill)s is not available for %(source)s; only majority can be filled, from adjudicated"),
-    "exclude": _("only majority and adjudicated can leave annotators out, not %(source)s"),
+    "exclude": _("only majority, dawid-skene and adjudicated can leave annotators out, not %(source)s"),
+    "dawid_skene_not_offered": _(
+        "the Dawid–Skene source is not offered for %(subtask)s: its answers are specific to each item "
+        "(no set of classes is shared across items)"
+    ),
     "format": _("format %(format)s is not available for %(source)s; submissions are jsonl, all is jsonl or csv"),
     "no_such_user": _("no user named %(name)s"),
 }

@@ -50,6 +50,7 @@ class Campaign(models.Model):
         MAJORITY_FILLED = "majority_filled", _("majority filled with adjudications")
         MAJORITY = "majority", _("majority")
         ADJUDICATED = "adjudicated", _("adjudicated")
+        DAWID_SKENE = "dawid_skene", _("Dawid–Skene")
 
     human_source = models.CharField(_("human source"), max_length=20, choices=HumanSource.choices,
                                     default=HumanSource.MAJORITY_FILLED)
@@ -57,7 +58,8 @@ class Campaign(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.CheckConstraint(condition=Q(human_source__in=["majority_filled", "majority", "adjudicated"]),
+            models.CheckConstraint(condition=Q(human_source__in=["majority_filled", "majority", "adjudicated",
+                                                                 "dawid_skene"]),
                                    name="campaign_human_source_valid"),
         ]
         verbose_name = _("campaign")

@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy
 from annotation.datasets.progress import withdrawn_items
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
 from scoring.agreement import agreement_figures, answer_lines_table
+from scoring.dawid_skene import dawid_skene_answers, offered
 from scoring.jsonl import Line
 from scoring.problems import Problem
 from scoring.reliability import AnswerTable
@@ -117,6 +118,7 @@ class AnnotatorAgreement:
     gold_score: float | None  # the subtask's main score on their answered items that have gold
     gold_items: int
     median_active_seconds: float | None
+    dawid_skene_accuracy: float | None = None  # Dawid and Skene's estimate, without gold (scoring.dawid_skene)
 
     @property
     def pairs(self) -> list[PairAgreement]:
@@ -130,9 +132,12 @@ class AnnotatorAgreement:
         return sum(value * common for value, common in weighted) / total if total else None
 
 
-def annotator_agreement(answers: DatasetAnswers, gold: dict[str, dict]) -> list[AnnotatorAgreement]:
+def annotator_agreement(answers: DatasetAnswers, gold: dict[str, dict],
+                        estimated: dict[str, float | None] | None = None) -> list[AnnotatorAgreement]:
     """Per annotator: agreement with each other annotator on their common items, the main
-    score against ``gold`` (external id -> gold line) on their answered items, median active time."""
+    score against ``gold`` (external id -> gold line) on their answered items, median active
+    time, and ``estimated`` (username -> Dawid–Skene's estimated accuracy), where given."""
+    estimated = estimated or {}
     subtask = get_subtask(answers.dataset.subtask)
     order = [item.external_id for item in answers.items]
     files = answers.files
@@ -156,6 +161,7 @@ def annotator_agreement(answers: DatasetAnswers, gold: dict[str, dict]) -> list[
             gold_score=score,
             gold_items=len(graded),
             median_active_seconds=statistics.median(times) / 1000 if times else None,
+            dawid_skene_accuracy=estimated.get(username),
         ))
     return rows
 
@@ -209,6 +215,7 @@ class AgreementReport:
     annotators: list[AnnotatorAgreement]
     disagreements: list[Disagreement]
     withdrawn: list[Item]  # left out of every figure, listed as withdrawn
+    dawid_skene: dict | None = None  # the fit's figures (scoring.dawid_skene); None: not offered for the subtask
 
     @property
     def figure_rows(self) -> list[FigureRow]:
@@ -222,14 +229,25 @@ class AgreementReport:
         return sorted({kind for disagreement in self.disagreements for kind in disagreement.kinds})
 
 
+def dawid_skene_figures(answers: DatasetAnswers) -> dict | None:
+    """Dawid–Skene's figures over every submitted answer (what `python -m scoring dawid-skene
+    --json` says of the annotators' exports), or None for a subtask that does not offer it."""
+    if not offered(get_subtask(answers.dataset.subtask)):
+        return None
+    return dawid_skene_answers(answers.dataset.subtask, answers.table, answers.annotators).figures()
+
+
 def agreement_report(dataset: Dataset) -> AgreementReport:
     """Everything the organizer's agreement page shows (four queries)."""
     answers = dataset_answers(dataset)
+    dawid_skene = dawid_skene_figures(answers)
+    estimated = {row["annotator"]: row["accuracy"] for row in dawid_skene["annotators"]} if dawid_skene else None
     return AgreementReport(
         dataset=dataset,
         answer_counts=answers.answer_counts(),
         figures=agreement_figures(dataset.subtask, answers.table),
-        annotators=annotator_agreement(answers, dataset_gold(dataset)),
+        annotators=annotator_agreement(answers, dataset_gold(dataset), estimated),
+        dawid_skene=dawid_skene,
         disagreements=disagreements(answers),
         withdrawn=list(withdrawn_items(dataset)),
     )

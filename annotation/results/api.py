@@ -42,11 +42,11 @@ def dataset_agreement(request: Request, pk: int) -> Response:
 @never_cache
 @extend_schema(
     parameters=[
-        OpenApiParameter("source", str, description="annotator:NAME, majority, adjudicated or all; without it, the sources and their counts"),
+        OpenApiParameter("source", str, description="annotator:NAME, majority, dawid-skene, adjudicated or all; without it, the sources and their counts"),
         OpenApiParameter("fill", str, enum=list(FILLS), description="majority only: fill the items without a majority from the adjudications"),
         OpenApiParameter("file_format", str, enum=list(FORMATS), description="jsonl (default); csv only for source all"),
         OpenApiParameter("left_out", bool, description="the items the export leaves out, then the filled ones (id, reason; tab-separated) instead"),
-        OpenApiParameter("exclude_below_control", bool, description="majority and adjudicated only: without the answers "
+        OpenApiParameter("exclude_below_control", bool, description="majority, dawid-skene and adjudicated only: without the answers "
                          "of the annotators below the control threshold (as the report's option)"),
         # The file's headers (annotation.results.downloads), not on the JSON list of sources.
         OpenApiParameter("X-Export-Left-Out", int, OpenApiParameter.HEADER, response=[200],

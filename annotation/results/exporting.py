@@ -9,6 +9,11 @@ Sources (``build_export``):
   left out and listed with the reason;
   with ``fill="adjudicated"`` those are filled from the adjudicated source where it has them
   (listed as filled);
+- ``dawid-skene``: the answers of `python -m scoring dawid-skene` for the per-annotator exports
+  (``scoring.dawid_skene.dawid_skene_answers`` over the same answers: Dawid and Skene's model
+  fitted to every valid answer; items with fewer than two answers, or without the answer the
+  chosen classes make, left out with the reason); refused for a subtask whose answers share no
+  classes (numerals, discourse);
 - ``adjudicated``: for every item, the common answer where the annotators agreed, else the
   adjudication (``adjudicated_answers``); open and stale cases, items nobody answered and items
   still waiting for an assigned annotator are left out and listed;
@@ -51,13 +56,15 @@ from annotation.models import Adjudication, Annotation, AnnotationRevision, Assi
 from annotation.results.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
 from annotation.results.formats import spreadsheet_text
 from scoring.agreement import normalised_majority_answer
+from scoring.dawid_skene import DawidSkeneAnswers, dawid_skene_answers, offered
 from scoring.jsonl import jsonl_bytes
+from scoring.subtasks import get_subtask
 from scoring.validation import check_submission, submission_line
 
-SOURCE_KINDS = ("annotator", "majority", "adjudicated", "all")
+SOURCE_KINDS = ("annotator", "majority", "dawid-skene", "adjudicated", "all")
 
 
-POOLED = ("majority", "adjudicated")  # the sources made of several annotators' answers
+POOLED = ("majority", "dawid-skene", "adjudicated")  # the sources made of several annotators' answers
 
 
 FILLS = ("adjudicated",)  # what may fill the majority export's items without a majority
@@ -129,6 +136,7 @@ class DatasetReads:
         self.usernames = usernames
         # excluded usernames -> (adjudicated answers, case statuses): adjudicated_source
         self.adjudicated_by_exclusion: dict[frozenset[str], tuple[dict[int, dict], dict[int, str]]] = {}
+        self.dawid_skene_by_exclusion: dict[frozenset[str], DawidSkeneAnswers] = {}
 
     @cached_property
     def inputs(self) -> list[dict]:
@@ -178,6 +186,16 @@ class DatasetReads:
             external_id for username, ids in self.unanswered.items() if username not in excluded for external_id in ids}
         return [item.external_id for item in self.answers.items
                 if answered[item.external_id] >= 2 and item.external_id not in waiting]
+
+    def dawid_skene(self, excluded: frozenset[str] = frozenset()) -> DawidSkeneAnswers:
+        """Dawid–Skene over the answers without those of ``excluded`` usernames, fitted once
+        (the export and the report's estimated accuracies are one fit); the subtask must offer it."""
+        if excluded not in self.dawid_skene_by_exclusion:
+            answers = self.answers
+            names = [name for name in answers.annotators if name not in excluded]
+            self.dawid_skene_by_exclusion[excluded] = dawid_skene_answers(
+                self.dataset.subtask, answers.without(excluded), names)
+        return self.dawid_skene_by_exclusion[excluded]
 
     def adjudicated(self, excluded: frozenset[str] = frozenset()) -> dict[int, dict]:
         """``adjudicated_answers`` (item id -> answer) without the answers of ``excluded`` usernames."""
@@ -304,6 +322,8 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
         export = Export(dataset, source, format, None, len(submission.lines), left_out, records=submission.lines)
     elif kind == "majority":
         export = majority_export(reads, fill, excluded)
+    elif kind == "dawid-skene":
+        export = dawid_skene_export(reads, excluded)
     elif kind == "adjudicated":
         export = adjudicated_export(reads, excluded)
     else:
@@ -343,6 +363,23 @@ def majority_export(reads: DatasetReads, fill: str | None = None, excluded: froz
     data = checked_submission(reads, lines, f"{dataset.name}.majority.submission.jsonl")
     return Export(dataset, "majority", "jsonl", data, len(lines), left_out, filled, fill or "", records=lines,
                   excluded=sorted(excluded))
+
+
+def dawid_skene_export(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> Export:
+    """The Dawid–Skene answer of every item that has one (``DatasetReads.dawid_skene``), the
+    others listed with the reason; refused for a subtask that does not offer it."""
+    dataset = reads.dataset
+    if not offered(get_subtask(dataset.subtask)):
+        raise Refused.of("dawid_skene_not_offered", "source", subtask=dataset.subtask)
+    lines, left_out = [], []
+    for external_id, (answer, reason) in reads.dawid_skene(excluded).answers.items():
+        if answer is None:
+            left_out.append((external_id, reason))
+        else:
+            lines.append(submission_line(dataset.subtask, external_id, answer))
+    left_out += [(external_id, WITHDRAWN) for external_id in reads.withdrawn]
+    data = checked_submission(reads, lines, f"{dataset.name}.dawid-skene.submission.jsonl")
+    return Export(dataset, "dawid-skene", "jsonl", data, len(lines), left_out, records=lines, excluded=sorted(excluded))
 
 
 def adjudicated_by_external_id(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -> dict[str, dict]:

@@ -9,7 +9,7 @@ from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Annotation, Assignment, Dataset
 from annotation.results.agreement import counted_items
-from annotation.results.exporting import FORMATS, DatasetReads, adjudicated_export, majority_export
+from annotation.results.exporting import FORMATS, DatasetReads, adjudicated_export, dawid_skene_export, majority_export
 from scoring.problems import Problem
 
 
@@ -27,7 +27,7 @@ class SourceSummary:
 @one_snapshot()
 def export_summaries(dataset: Dataset) -> list[SourceSummary]:
     """Every source: each annotator (by username), then majority, majority filled from
-    adjudicated, adjudicated, then all."""
+    adjudicated, Dawid–Skene (for a subtask without it, the row says why), adjudicated, then all."""
     submitted = dict(
         Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
         .order_by().values("annotator__username").annotate(n=Count("pk")).values_list("annotator__username", "n")
@@ -55,6 +55,12 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
                                        complete=filled.complete))
     except Refused as refused:
         summaries.append(SourceSummary("majority", 0, 0, problems=refused.problems, complete=False))
+    try:
+        dawid_skene = dawid_skene_export(reads)
+        summaries.append(SourceSummary("dawid-skene", dawid_skene.n_records, len(dawid_skene.left_out),
+                                       complete=dawid_skene.complete))
+    except Refused as refused:
+        summaries.append(SourceSummary("dawid-skene", 0, 0, problems=refused.problems, complete=False))
     try:
         adjudicated = adjudicated_export(reads)
         summaries.append(SourceSummary("adjudicated", adjudicated.n_records, len(adjudicated.left_out),

@@ -107,17 +107,47 @@ def _score_header(subtask: str) -> str:
     return f"{score_name(subtask)}, % [95% interval]"
 
 
+DAWID_SKENE_COLUMN = "estimated accuracy (Dawid–Skene)"
+
+
+def estimated_accuracies(report: dict) -> dict[str, float | None] | None:
+    """Annotator source -> their Dawid–Skene estimated accuracy; None when the subtask does not
+    offer it (or the report was computed before it existed)."""
+    figures = report.get("dawid_skene") or {}
+    if not figures.get("offered"):
+        return None
+    return {f"annotator:{row['annotator']}": row["accuracy"] for row in figures["annotators"]}
+
+
+def dawid_skene_note(report: dict) -> str | None:
+    figures = report.get("dawid_skene")
+    if not figures:
+        return None
+    if not figures["offered"]:
+        return figures["reason"]
+    return (f"{DAWID_SKENE_COLUMN}: Dawid and Skene's model fitted to every answer without gold (crowd-kit 1.4.2's "
+            f"DawidSkene; {figures['iterations']} rounds, classes {', '.join(figures['classes'])}): the prior of each "
+            "class times the chance the annotator gives it when it is true, summed over the classes")
+
+
 def source_grid(report: dict) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows of text) of a dataset report's sources."""
+    """(headers, rows of text) of a dataset report's sources; with Dawid–Skene, each annotator's
+    estimated accuracy in a last column."""
+    estimated = estimated_accuracies(report)
     headers = ["source", "scored on", _score_header(report["subtask"]), "items scored", "missing", "coverage"]
+    headers += [DAWID_SKENE_COLUMN] if estimated is not None else []
     rows = []
     for row in report["sources"]:
         if not row.get("available"):
-            rows.append([row["source"], NO_CELL, row["reason"], "", "", ""])
-            continue
-        low, high = row["intervals"]["score"]
-        rows.append([row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
-                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"])
+            cells = [row["source"], NO_CELL, row["reason"], "", "", ""]
+        else:
+            low, high = row["intervals"]["score"]
+            cells = [row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
+                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"]
+        if estimated is not None:
+            accuracy = estimated.get(row["source"])
+            cells.append("" if accuracy is None else number(accuracy))
+        rows.append(cells)
     return headers, rows
 
 
@@ -277,19 +307,22 @@ def campaign_file(table: dict, fmt: str) -> str:
 
 
 REPORT_CSV_HEADERS = ["source", "kind", "scored_on", "score", "ci_low", "ci_high", "n_scored", "n_missing",
-                      "n_answered", "coverage", "gold_synthetic", "reason"]
+                      "n_answered", "coverage", "gold_synthetic", "reason", "dawid_skene_accuracy"]
 
 
 def report_csv(report: dict) -> str:
     """One row per source, every number whole in a column of its own (empty: none), whether
-    the gold is synthetic, and why a source has no score."""
+    the gold is synthetic, why a source has no score, and an annotator's Dawid–Skene estimated
+    accuracy (empty where the subtask does not offer it)."""
+    estimated = estimated_accuracies(report) or {}
     rows = []
     for row in report["sources"]:
         low, high = row["intervals"]["score"] if row.get("available") else (None, None)
         figures = [row.get("score"), low, high, row.get("n_scored"), row.get("n_missing"), row.get("n_answered"),
                    row.get("coverage")]
         rows.append([row["source"], row["kind"], row.get("scored_on", ""), *("" if value is None else value for value in figures),
-                     str(report["gold_synthetic"]).lower(), row.get("reason", "")])
+                     str(report["gold_synthetic"]).lower(), row.get("reason", ""),
+                     "" if estimated.get(row["source"]) is None else estimated[row["source"]]])
     return _csv(REPORT_CSV_HEADERS, rows)
 
 
@@ -329,6 +362,8 @@ def _report_text(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str
     notes = [report["banner"]] if report["banner"] else []
     if report["excluded"]:
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    if dawid_skene_note(report):
+        notes.append(dawid_skene_note(report))
     caption = (f"{report['dataset']} ({report['subtask']}): {score_name(report['subtask'])} per source, 95% interval "
                f"({report['resamples']} resamples, seed {report['seed']}); computed {moment_text(report['computed_at'])}, "
                f"{'frozen' if report['frozen'] else 'not frozen'}")

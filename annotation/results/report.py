@@ -9,7 +9,7 @@ the mean annotator) — the scorer's own code, never a second implementation.
 
 Humans and models are compared on the same items: an annotator is scored on what they
 submitted (``--only-answered``, with coverage); the pooled sources (majority, adjudicated,
-majority filled with adjudications) on the complete items (``--items``: every answer in, at
+majority filled with adjudications, Dawid–Skene where the subtask offers it) on the complete items (``--items``: every answer in, at
 least two), where an item without an answer of the source counts as missing; a model beside a
 human source on exactly that source's items, with the paired tests of scoring.significance for
 the pooled sources; models alone on all gold.
@@ -36,6 +36,7 @@ from annotation.training.selectors import training_procedure
 from scoring.agreement import agreement_figures
 from scoring.annotators import group_figures
 from scoring.breakdown import breakdown
+from scoring.dawid_skene import not_offered_reason, offered
 from scoring.evaluate import (
     Counted,
     compare_records,
@@ -68,7 +69,7 @@ SYNTHETIC_FOOTNOTE = "the gold of this dataset is synthetic (made to test the so
 # The pooled human sources: report kind -> (export source, fill). The campaign table shows the
 # one its organizer chose (Campaign.human_source).
 POOLED_SOURCES = {"majority": ("majority", None), "adjudicated": ("adjudicated", None),
-                  "majority_filled": ("majority", "adjudicated")}
+                  "majority_filled": ("majority", "adjudicated"), "dawid_skene": ("dawid-skene", None)}
 
 
 CAMPAIGN_HUMAN_COLUMNS = ("human source", "mean annotator")
@@ -132,7 +133,9 @@ def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -
     sources: list[Exported | Unavailable] = []
     complete = reads.complete_items(excluded)
     exports = [(f"annotator:{username}", f"annotator:{username}", None) for username in reads.answers.annotators]
-    exports += [(kind, source, fill) for kind, (source, fill) in POOLED_SOURCES.items()]
+    subtask = get_subtask(reads.dataset.subtask)
+    exports += [(kind, source, fill) for kind, (source, fill) in POOLED_SOURCES.items()
+                if kind != "dawid_skene" or offered(subtask)]
     for name, source, fill in exports:
         kind = name.partition(":")[0]
         pooled = kind in POOLED_SOURCES
@@ -349,7 +352,7 @@ def p_text(p_value: float | None) -> str:
 
 
 HUMAN_LABELS = {"majority": "the majority", "adjudicated": "the adjudicated answers",
-                "majority_filled": "the majority filled with adjudications"}
+                "majority_filled": "the majority filled with adjudications", "dawid_skene": "the Dawid–Skene answers"}
 
 
 def quote(comparison: dict, n_annotators: int, holm_p: float | None = None, family: int = 0) -> dict:
@@ -369,6 +372,16 @@ def quote(comparison: dict, n_annotators: int, holm_p: float | None = None, fami
                 f"{parts['rounds']} rounds")
     sentence += f"; Holm-adjusted over {family} subtasks: {parts['holm_p']})" if holm_p is not None else ")"
     return parts | {"sentence": sentence}
+
+
+def dawid_skene_figures(reads: DatasetReads, excluded: frozenset[str]) -> dict:
+    """The report's ``dawid_skene``: what `python -m scoring dawid-skene --json` says of the
+    annotators' exports (the classes, the rounds run, each annotator's estimated accuracy), with
+    the answers of the pooled sources (without ``excluded``); for a subtask without it, why not."""
+    subtask = get_subtask(reads.dataset.subtask)
+    if not offered(subtask):
+        return {"offered": False, "reason": not_offered_reason(subtask)}
+    return reads.dawid_skene(excluded).figures()
 
 
 def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSource], models: list[ReadSource],
@@ -468,6 +481,8 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
         "agreement": agreement_figures(dataset.subtask, reads.answers.table),
+        # Dawid and Skene's model of the annotators (the pooled source's fit): each one's estimated accuracy.
+        "dawid_skene": dawid_skene_figures(reads, excluded),
         # How the annotators were trained, qualified and controlled.
         "procedure": procedure,
         # Who does not count in the pooled sources (the option to leave out annotators below

@@ -55,7 +55,7 @@ class AgreementSerializer(serializers.Serializer):
 class ExportSourceSerializer(serializers.Serializer):
     """One source of the export page's list (annotation.results.exports.SourceSummary)."""
 
-    source = serializers.CharField(help_text="annotator:NAME, majority, adjudicated or all: the export's source parameter.")
+    source = serializers.CharField(help_text="annotator:NAME, majority, dawid-skene, adjudicated or all: the export's source parameter.")
     n_records = serializers.IntegerField()
     n_left_out = serializers.IntegerField()
     fill = serializers.SerializerMethodField(help_text='"adjudicated": the majority filled from the adjudications.')

@@ -43,7 +43,13 @@ and optionally, each with its default:
   on the items both answered (id -> valid normalised answer, the same ids); default the share
   of equal ``answer_value``s;
 - ``disagreement_kinds(answers, item) -> [str]``: what two or more differing valid answers to
-  ``item`` differ in (a label pair, a position, a relation); default none.
+  ``item`` differ in (a label pair, a position, a relation); default none;
+- ``dawid_skene_units(answer, item) -> (str, ...)`` and ``dawid_skene_answer(classes, answers,
+  item) -> (answer or None, reason or None)``: a valid normalised answer as one class per unit of
+  the item (wsd, coreference: its label; commas: required, optional or none per marker), and the
+  item's answer from the class chosen in each unit and its valid answers (scoring.dawid_skene);
+  default none of either: the Dawid–Skene source is not offered (numerals, discourse, whose
+  answers are specific to each item).
 """
 
 from __future__ import annotations
@@ -111,6 +117,8 @@ class Subtask:
     accepted_forms: Callable[[dict], list[str]] = no_accepted_forms
     pair_agreement: Callable[[Subtask, dict[str, dict], dict[str, dict]], float | None] = share_equal
     disagreement_kinds: Callable[[list[dict], dict], list[str]] = no_disagreement_kinds
+    dawid_skene_units: Callable[[dict, dict], tuple[str, ...]] | None = None  # None: not offered
+    dawid_skene_answer: Callable[[tuple[str, ...], list[dict], dict], tuple[dict | None, str | None]] | None = None
 
     def gold_answer_fields(self, gold: dict) -> dict:
         """The gold line as answer fields, to be compared as one more answer."""
@@ -144,7 +152,8 @@ def load_schema(key: str, kind: str, folder: Path | None = None) -> dict:
 # The optional parts of a subtask module: (module attribute, Subtask field).
 OPTIONAL_PARTS = (("INTERVAL_FIGURES", "interval_figures"), ("GRADED_ITEMS", "graded_items"), ("breakdown", "breakdown"), ("gold_answer", "gold_answer"),
                   ("accepted_forms", "accepted_forms"), ("pair_agreement", "pair_agreement"),
-                  ("disagreement_kinds", "disagreement_kinds"))
+                  ("disagreement_kinds", "disagreement_kinds"), ("dawid_skene_units", "dawid_skene_units"),
+                  ("dawid_skene_answer", "dawid_skene_answer"))
 
 
 def subtask_from_module(key: str, module: ModuleType, schemas: dict[str, dict] | None = None) -> Subtask:

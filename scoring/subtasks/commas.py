@@ -200,3 +200,19 @@ def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
     """Every position whose state (required, optional, none) differs."""
     counts = marker_counts(answers, marker_count(item["sentence_with_positions"]))
     return [f"[{marker}]" for marker, values in enumerate(counts, start=1) if len(values) > 1]
+
+
+# Dawid–Skene (scoring.dawid_skene): every marker a unit, its class required, optional or none;
+# the item's answer puts each marker where its chosen class says.
+
+def dawid_skene_units(answer: dict, item: dict) -> tuple[str, ...]:
+    required, optional = set(answer["commas"]), set(answer["optional"])
+    return tuple("required" if marker in required else "optional" if marker in optional else "none"
+                 for marker in range(1, marker_count(item["sentence_with_positions"]) + 1))
+
+
+def dawid_skene_answer(classes: tuple[str, ...], answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    return {
+        "commas": [marker for marker, value in enumerate(classes, start=1) if value == "required"],
+        "optional": [marker for marker, value in enumerate(classes, start=1) if value == "optional"],
+    }, None

@@ -15,6 +15,8 @@ from scoring.choice import (
     breakdown,
     check_answer,
     combine,
+    dawid_skene_answer,
+    dawid_skene_units,
     disagreement_kinds,
     line_counts,
     majority,
@@ -24,6 +26,7 @@ from scoring.problems import Problem, problem
 
 __all__ = ["ANSWER_FIELDS", "COUNT_NAMES", "ITEM_FIGURE", "LABELS", "check_answer", "combine", "line_counts", "normalise",
            "agreement_figures", "answer_value", "majority", "breakdown", "disagreement_kinds",
+           "dawid_skene_units", "dawid_skene_answer",
            "NUMBER", "TITLE", "TARGET_LABEL", "MENTION_LABELS", "MENTION", "TARGET_MENTION", "marks", "check_input"]
 
 NUMBER = 4

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from scoring.metrics import combined, prf, ratio
 from scoring.problems import Problem, problem
-from scoring.reliability import AnswerTable, Figures, Undefined, majority_by_value, nominal_alpha
+from scoring.reliability import AnswerTable, Figures, Undefined, majority_by_value, nominal_alpha, strict_majority
 from scoring.text import clean_text
 
 if TYPE_CHECKING:
@@ -139,3 +139,23 @@ def disagreement_kinds(answers: list[dict], item: dict) -> list[str]:
     if len(corrections) > 1:
         kinds.append("correction")
     return kinds
+
+
+# Dawid–Skene (scoring.dawid_skene): one unit per item, its class the label; the correction of a
+# NIEPOPRAWNE item is the one more than half of the answers saying NIEPOPRAWNE give, else none.
+NO_MAJORITY_CORRECTION = "no majority correction"
+
+
+def dawid_skene_units(answer: dict, item: dict) -> tuple[str]:
+    return (answer["answer"],)
+
+
+def dawid_skene_answer(classes: tuple[str, ...], answers: list[dict], item: dict) -> tuple[dict | None, str | None]:
+    (label,) = classes
+    if label == CORRECT:
+        return {"answer": CORRECT, "corrected_sentence": ""}, None
+    corrections = [answer["corrected_sentence"] for answer in answers if answer["answer"] == INCORRECT]
+    correction = strict_majority(corrections) if corrections else None
+    if correction is None:
+        return None, NO_MAJORITY_CORRECTION
+    return {"answer": INCORRECT, "corrected_sentence": correction}, None

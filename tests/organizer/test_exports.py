@@ -67,6 +67,22 @@ def test_every_source_exports_validates_and_majority_equals_the_scorers(subtask,
     err = capsys.readouterr().err
     assert err.count(": one answer") == len(export.left_out)
 
+    # The Dawid–Skene source is `python -m scoring dawid-skene` of the same files, byte for byte.
+    dawid_skene, by_scorer = tmp_path / "dawid-skene.jsonl", tmp_path / "ds-by-scorer.jsonl"
+    result = scoring("dawid-skene", subtask, "--inputs", inputs, "--pred", *annotator_files, "-o", by_scorer)
+    if subtask in ("numerals", "discourse"):
+        assert result.returncode == 2 and "specific to each item" in result.stderr
+        capsys.readouterr()
+        with pytest.raises(CommandError, match="nothing written"):
+            call_command("export_submission", dataset.name, "--source", "dawid-skene", "-o", str(dawid_skene))
+        assert "source: the Dawid–Skene source is not offered for" in capsys.readouterr().err
+        assert not dawid_skene.exists()
+        return
+    call_command("export_submission", dataset.name, "--source", "dawid-skene", "-o", str(dawid_skene))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert dawid_skene.read_bytes() == by_scorer.read_bytes()
+    assert scoring("validate", subtask, dawid_skene, "--partial", "--inputs", inputs).returncode == 0
+
 
 def test_the_all_export_has_one_record_per_submitted_answer_in_jsonl_and_csv(tmp_path):
     dataset, annotators = answered_dataset("commas")
@@ -183,7 +199,7 @@ def test_the_api_streams_an_export_to_organizers_only(client):
     assert client.get(url, {"source": "all"}).status_code == 403
     client.force_login(make_user("organizer"))
     listed = client.get(url).json()["sources"]
-    assert [entry["source"] for entry in listed] == [*sorted(f"annotator:{a.username}" for a in annotators), "majority", "majority", "adjudicated", "all"]
+    assert [entry["source"] for entry in listed] == [*sorted(f"annotator:{a.username}" for a in annotators), "majority", "majority", "dawid-skene", "adjudicated", "all"]
     assert listed[-1]["formats"] == ["jsonl", "csv"]
     response = client.get(url, {"source": "majority"})
     assert response.status_code == 200

@@ -25,7 +25,8 @@ from annotation.core.files import SourceFile
 from annotation.datasets.assigning import assign
 from annotation.models import Annotation, Campaign, ModelSubmission
 from annotation.results.agreement import agreement_report
-from annotation.results.exporting import build_submission, jsonl_bytes
+from annotation.results.exporting import build_export, build_submission, jsonl_bytes
+from annotation.results.formats import report_file
 from annotation.results.plots import report_plots
 from annotation.results.report import campaign_report, dataset_report
 from annotation.results.services import create_campaign, upload_model_submission
@@ -38,6 +39,7 @@ REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
     "n_items", "sample", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
     "excluded", "test_rounds", "complete_items", "mean_annotator", "best_annotator", "notes", "commands",
+    "dawid_skene",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
@@ -92,7 +94,8 @@ def test_report_keys_and_figures_on_a_hand_made_dataset(wsd_dataset):
     assert (report["gold_synthetic"], report["banner"], report["frozen"]) == (False, None, False)
     assert (report["n_gold"], report["resamples"], report["seed"]) == (4, 200, 3)
     rows = {row["source"]: row for row in report["sources"]}
-    assert list(rows) == ["annotator:ann1", "annotator:ann2", "majority", "adjudicated", "majority_filled", "model:m"]
+    assert list(rows) == ["annotator:ann1", "annotator:ann2", "majority", "adjudicated", "majority_filled", "dawid_skene",
+                          "model:m"]
     ann1 = rows["annotator:ann1"]
     assert set(ann1) == SOURCE_KEYS
     # Scored on its 3 answered items: A and B right (F1 1), C missed (0), D wrong (0): macro-F1 0.5.
@@ -140,6 +143,71 @@ def test_report_keys_and_figures_on_a_hand_made_dataset(wsd_dataset):
     assert time["total_hours"] == pytest.approx((70 + 120) / 3600)
     assert report["agreement"] == agreement_report(wsd_dataset).figures  # the agreement page's figures
     json.dumps(report)  # every figure is a plain JSON value
+
+
+def test_the_dawid_skene_source_and_accuracies_equal_the_scoring_cli(wsd_dataset, tmp_path):
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_bytes(jsonl_bytes([wsd_record(number) for number in range(1, 5)]))
+    files = []
+    for username in ("ann1", "ann2"):
+        files.append(tmp_path / f"{username}.jsonl")
+        files[-1].write_bytes(build_submission(wsd_dataset, User.objects.get(username=username)).to_bytes())
+    completed = subprocess.run([sys.executable, "-m", "scoring", "dawid-skene", "wsd", "--inputs", str(inputs),
+                                "--pred", *map(str, files), "-o", str(tmp_path / "ds.jsonl"), "--json"],
+                               cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120, check=True)
+    printed = json.loads(completed.stdout)
+    report = dataset_report(wsd_dataset, resamples=0, test_rounds=0)
+    figures = report["dawid_skene"]
+    assert figures["offered"] and figures["classes"] == ["A", "B", "C", "D"] == printed["classes"]
+    assert figures["iterations"] == printed["iterations"] >= 1
+    assert [row["accuracy"] for row in figures["annotators"]] == [row["accuracy"] for row in printed["annotators"]]
+    assert [row["annotator"] for row in figures["annotators"]] == ["ann1", "ann2"]
+    export = build_export(wsd_dataset, "dawid-skene")
+    assert export.data == (tmp_path / "ds.jsonl").read_bytes()
+    assert dict(export.left_out) == {"w4": "one answer"}
+    row = next(row for row in report["sources"] if row["source"] == "dawid_skene")
+    assert (row["scored_on"], row["n_scored"]) == ("complete items", 3)  # the pooled sources' complete items
+    # The report's files list each annotator's estimated accuracy beside their row.
+    for fmt in ("md", "csv", "tex"):
+        text = report_file(report, [], fmt)
+        assert "estimated accuracy (Dawid–Skene)" in text or "estimated accuracy (Dawid--Skene)" in text
+        assert f"{figures['annotators'][0]['accuracy']:.4f}" in text
+    page = organizer_client().get(reverse("organizer_agreement", args=[wsd_dataset.pk]))
+    assert f"{figures['annotators'][1]['accuracy']:.3f}".replace(".", ",") in page.content.decode() or \
+        f"{figures['annotators'][1]['accuracy']:.3f}" in page.content.decode()
+
+
+def test_a_campaign_may_set_the_dawid_skene_source_beside_the_models(wsd_dataset):
+    upload_model_submission(dataset=wsd_dataset, name="m", submission=model_file("ABCC"))
+    campaign = create_campaign(name="test-DS", datasets=[wsd_dataset], human_source="dawid_skene")
+    table = campaign_report(campaign, resamples=0, test_rounds=50)
+    row = next(row for row in table["rows"] if row["subtask"] == "wsd")
+    report = table["datasets"][0]
+    source = next(row for row in report["sources"] if row["source"] == "dawid_skene")
+    assert row["cells"]["human source"]["source"] == "dawid_skene"
+    assert row["cells"]["human source"]["score"] == source["score"]
+    assert row["cells"]["model:m"]["n_items"] == source["n_scored"] == 3
+    assert "Dawid–Skene" in table["notes"]["human source"]
+    client = organizer_client()
+    assert client.get(reverse("organizer_campaign", args=[campaign.pk])).status_code == 200
+    # The report page quotes the Dawid–Skene source beside the model, in the reader's language,
+    # and lists each annotator's estimated accuracy.
+    page = client.get(reverse("organizer_report", args=[wsd_dataset.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Na 3 elementach odpowiedzi modelu Dawida–Skene’a (anotatorów: 2)" in page
+    assert 'id="dawid-skene"' in page and "Szacowana trafność (Dawid–Skene)" in page
+
+
+def test_numerals_offer_no_dawid_skene_and_say_why():
+    dataset = import_sample("numerals")
+    report = dataset_report(dataset, resamples=0, test_rounds=0)
+    assert report["dawid_skene"] == {"offered": False, "reason": report["dawid_skene"]["reason"]}
+    assert "specific to each item" in report["dawid_skene"]["reason"]
+    assert "dawid_skene" not in {row["source"] for row in report["sources"]}
+    with pytest.raises(Refused) as refused:
+        build_export(dataset, "dawid-skene")
+    assert refused.value.problems[0].code == "dawid_skene_not_offered"
+    page = organizer_client().get(reverse("organizer_agreement", args=[dataset.pk]))
+    assert "Dawid" in page.content.decode() and agreement_report(dataset).dawid_skene is None
 
 
 def test_intervals_repeat_with_the_same_seed(wsd_dataset):

@@ -92,7 +92,7 @@ def test_every_figure_equals_the_scorer_cli_on_the_downloads(pilot, tmp_path):
     (tmp_path / gold_name).write_bytes(gold_data)
     (tmp_path / items_filename(pilot)).write_text("".join(f"{item}\n" for item in report["complete_items"]))
     for source, fill in [*((f"annotator:p{index}", None) for index in range(3)), ("majority", None),
-                         ("adjudicated", None), ("majority", "adjudicated")]:
+                         ("adjudicated", None), ("majority", "adjudicated"), ("dawid-skene", None)]:
         try:
             export = build_export(pilot, source, fill=fill)
         except Refused:  # nothing adjudicated: no file, and no row in the report

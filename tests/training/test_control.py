@@ -237,7 +237,7 @@ def test_the_report_can_leave_annotators_below_the_control_threshold_out_of_pool
     with pytest.raises(CommandError, match="nothing written"):
         call_command("export_submission", controlled.name, "--source", f"annotator:{careless.username}",
                      "--exclude-below-control", "-o", str(out))
-    assert "only majority and adjudicated can leave annotators out" in capsys.readouterr().err
+    assert "only majority, dawid-skene and adjudicated can leave annotators out" in capsys.readouterr().err
     client.force_login(organizer)
     api = client.get(reverse("api_dataset_export", args=[controlled.pk]),
                      {"source": "adjudicated", "exclude_below_control": "1"})

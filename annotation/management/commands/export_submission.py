@@ -9,7 +9,8 @@ class Command(DataCommand):
     help = (
         "Write one source of a dataset's answers to a file: annotator:NAME (their submitted "
         "answers), majority (what `python -m scoring majority` gives for the annotators' exports; "
-        "--fill adjudicated fills the items without one from the adjudications), adjudicated (the "
+        "--fill adjudicated fills the items without one from the adjudications), dawid-skene (what "
+        "`python -m scoring dawid-skene` gives for them; not for numerals and discourse), adjudicated (the "
         "common answer where the annotators agreed, else the adjudication) or all (every submitted answer with its metadata, jsonl or csv). Submissions are in input "
         "order and checked as `python -m scoring validate --partial --inputs` does; the items left "
         "out are listed on stderr with the reason (withdrawn items are in no export), the filled ones "
@@ -20,11 +21,11 @@ class Command(DataCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("dataset", type=dataset_named, help="dataset name")
-        parser.add_argument("--source", required=True, help="annotator:NAME, majority, adjudicated or all")
+        parser.add_argument("--source", required=True, help="annotator:NAME, majority, dawid-skene, adjudicated or all")
         parser.add_argument("--fill", choices=FILLS, help="majority only: fill the items without a majority")
         parser.add_argument("--format", choices=FORMATS, default="jsonl", help="csv only for --source all")
         parser.add_argument("--exclude-below-control", action="store_true",
-                            help="majority and adjudicated only: without the answers of the annotators below the "
+                            help="majority, dawid-skene and adjudicated only: without the answers of the annotators below the "
                             "control threshold (the report's option; they are named on stderr)")
         parser.add_argument("-o", "--output", required=True, help="file to write")
 
