@@ -7,6 +7,7 @@ training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
 results        ModelSubmission, Campaign, StoredReport, StoredReportPart
 accounts       KeyPreference (and single_keys_for)
+routing        RoutedAnnotator, RoutedItem, RoutingOrder
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -16,6 +17,7 @@ from annotation.models.adjudication import Adjudication, AdjudicationClaim, Adju
 from annotation.models.answers import Annotation, AnnotationRevision
 from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
 from annotation.models.results import Campaign, ModelSubmission, StoredReport, StoredReportPart
+from annotation.models.routing import RoutedAnnotator, RoutedItem, RoutingOrder
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
@@ -40,4 +42,7 @@ __all__ = [
     "StoredReportPart",
     "KeyPreference",
     "single_keys_for",
+    "RoutedAnnotator",
+    "RoutedItem",
+    "RoutingOrder",
 ]

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from annotation.core.admin import OrganizerOnlyMixin
 from annotation.datasets.assigning import assign
+from annotation.datasets.routing import set_routing
 from annotation.models import (
     Adjudication,
     AdjudicationClaim,
@@ -25,6 +26,9 @@ from annotation.models import (
     KeyPreference,
     ModelSubmission,
     RemovalRecord,
+    RoutedAnnotator,
+    RoutedItem,
+    RoutingOrder,
     StoredReport,
     StoredReportPart,
     TrainingAnswer,
@@ -42,7 +46,7 @@ MODELS = [model._meta.model_name for model in APP_MODELS]
 # only a superuser deletes it.
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
-    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord,
+    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, RoutedAnnotator, RoutedItem, RoutingOrder,
 ]
 
 
@@ -85,6 +89,9 @@ def campaign():
                                          computed_at=timezone.now(), report={"dataset": dataset.name})
     StoredReportPart.objects.create(stored=stored, kind="file", key="csv", content="a,b\n")
     KeyPreference.objects.create(user=annotator, single_keys=False)
+    routed = make_dataset("wsd", [{"id": "routed-a", "reference_sentence": "x", "candidates": {}}], name="sample-wsd-routed")
+    set_routing(routed, routing=True, answers_per_item=1)
+    assign(routed, [annotator], 1)
     return dataset
 
 
@@ -143,7 +150,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 19
+    assert len(APP_MODELS) == 22
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__
