@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.utils import timezone
 
 from annotation.core.errors import Refused
 from annotation.datasets.assigning import join
@@ -183,3 +184,14 @@ def routing_state(dataset: Dataset, now) -> RoutingState | None:
         annotators=[AnnotatorQuota(member.annotator.get_username(), member.served, member.answered or 0, dataset.quota)
                     for member in members],
     )
+
+
+def routing_description(dataset: Dataset) -> dict:
+    """The dataset's routing settings and its sample's state (``state``: None for fixed
+    queues): the API's GET and ``manage.py routing --json``."""
+    state = routing_state(dataset, timezone.now())
+    return {
+        "routing": dataset.routing, "answers_per_item": dataset.answers_per_item,
+        "reservation_minutes": dataset.reservation_minutes, "pilot_size": dataset.pilot_size,
+        "pilot_open": dataset.pilot_open, "quota": dataset.quota, "state": state.as_json() if state else None,
+    }
