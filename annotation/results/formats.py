@@ -198,6 +198,9 @@ def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str,
     notes = [report["banner"]] if report["banner"] else []
     if report["excluded"]:
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    pilot = report["sample"].get("pilot_items")
+    if pilot:
+        notes.append(f"pilot items (answered by every annotator, beyond k): {', '.join(pilot)}")
     if fmt == "csv":
         return _csv(headers, [[note] for note in notes] + rows)
     caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "
