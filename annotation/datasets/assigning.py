@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, F, Max, OuterRef
 
 from annotation.core.errors import Refused
 from annotation.core.problems import problem
@@ -118,6 +118,8 @@ def release_items(
     """
     if by is not None:
         check_may_manage(by, departed)
+    if Dataset.objects.filter(pk=dataset.pk, routing=True).exists():
+        return _leave_routing(dataset, departed)
     with transaction.atomic():
         dataset = _lock(dataset)
         submitted = Annotation.objects.filter(
@@ -186,6 +188,23 @@ def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
             added[user.get_username()] = len(item_ids)
         RoutingOrder.objects.bulk_create(orders, batch_size=2000)
     return AssignmentResult(added=added, removed={})
+
+
+def _leave_routing(dataset: Dataset, departed: User) -> AssignmentResult:
+    """A routed dataset: the departed annotator's reservations go back to routing (their items'
+    load falls) and they are served no more; what they submitted stays theirs."""
+    with transaction.atomic():
+        submitted = Annotation.objects.filter(item=OuterRef("item"), annotator=departed, status=Annotation.Status.SUBMITTED)
+        unanswered = list(Assignment.objects.select_for_update().filter(dataset=dataset, annotator=departed)
+                          .exclude(Exists(submitted)).order_by("item_id").values_list("pk", "item_id", "reserved_until"))
+        for _pk, item_id, reserved_until in unanswered:
+            if reserved_until is not None:
+                RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") - 1)
+        Assignment.objects.filter(pk__in=[pk for pk, _item_id, _reserved in unanswered]).delete()
+        removed = len(unanswered)
+        RoutingOrder.objects.filter(dataset=dataset, annotator=departed).delete()
+        RoutedAnnotator.objects.filter(dataset=dataset, annotator=departed).delete()
+    return AssignmentResult(added={}, removed={departed.get_username(): removed})
 
 
 def check_annotators(dataset: Dataset, annotators: list[User]) -> None:

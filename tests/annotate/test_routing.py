@@ -242,3 +242,23 @@ def test_eighteen_threads_at_once_never_put_an_item_above_k():
     assert max(per_item.values()) <= 3
     assert sum(per_item.values()) == 36  # every place was taken, none twice
     assert counters_agree(dataset)
+
+
+def test_a_departed_annotators_reservations_go_back_to_routing():
+    from annotation.datasets.assigning import release_items
+
+    dataset, (leaving, staying) = routed(items=1, annotators=2, k=1)
+    routing.next_item(leaving, dataset.pk)
+    assert routing.next_item(staying, dataset.pk).state == routing.WAITING
+    assert release_items(dataset, leaving).removed == {leaving.username: 1}
+    assert routing.next_item(staying, dataset.pk).state == routing.ITEM
+    assert routing.next_item(leaving, dataset.pk) is None  # served no more
+    assert counters_agree(dataset)
+
+
+@pytest.mark.parametrize("items", [10, 200])
+def test_choosing_the_next_item_runs_the_same_queries_whatever_the_size(items, django_assert_num_queries):
+    dataset, (user,) = routed(items=items, annotators=1, k=2)
+    submit(user, dataset, routing.next_item(user, dataset.pk).position)
+    with django_assert_num_queries(11):  # release, lock, held, control, choice, counter, position; transactions
+        routing.next_item(user, dataset.pk)
