@@ -287,10 +287,11 @@ def _item_page_sql(where: str) -> str:
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
                {qualified_sql("a.annotator_id", "a.dataset_id")},
                d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL,
-               CASE WHEN d.routing THEN COALESCE(d.quota, (
-                   SELECT COUNT(*) FROM {sql_rows.table(RoutedItem)} r
-                   JOIN {sql_rows.table(Item)} w ON w.id = r.item_id AND w.withdrawn_at IS NULL
-                   WHERE r.dataset_id = d.id)) ELSE 0 END
+               CASE WHEN d.routing THEN COALESCE(d.quota, COALESCE(d.sample_size, (
+                   SELECT COUNT(*) FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
+                   SELECT COUNT(*) FROM {sql_rows.table(Item)} w
+                   JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = w.id
+                   WHERE w.withdrawn_at IS NOT NULL AND w.dataset_id = d.id)) ELSE 0 END
         FROM {sql_rows.table(Assignment)} a
         JOIN {sql_rows.table(Item)} i ON i.id = a.item_id
         JOIN {sql_rows.table(Dataset)} d ON d.id = a.dataset_id

@@ -14,8 +14,9 @@ of one item, and a counter changed meanwhile is checked again by PostgreSQL befo
 is granted. An annotator's own choices run one at a time (their RoutedAnnotator row is locked).
 A reservation held past its time counts as load until it is released (at the next choice in
 the dataset, a bounded batch); an answer that comes after that is stored and counted, and
-counted again as late. The choice is one query over the annotator's order joined to the
-counters, whatever else the dataset holds.
+counted again as late. The choice reads a few small sets, none growing with the dataset
+(``_stage_sql``): the pilot, the items in progress (given to someone, short of k), the first
+untouched item from the annotator's cursor in their order, their own positions and skips.
 """
 
 from dataclasses import dataclass
@@ -24,13 +25,13 @@ from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
 from annotation.core import sql_rows
 from annotation.datasets.assigning import control_items_left, is_control_position
-from annotation.models import Annotation, Assignment, Item, RoutedAnnotator, RoutedItem, RoutingOrder
+from annotation.models import Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem, RoutingOrder
 
 ITEM = "item"  # an item is reserved for the annotator: its position
 WAITING = "waiting"  # nothing available now: every item left is at k or reserved by others
@@ -47,34 +48,79 @@ class Next:
     reserved_until: datetime | None = None
 
 
-def _candidates(*, locked: bool) -> str:
-    """SQL: the annotator's items they may be given, with the item's counter ``r`` and their
-    own assignment of it ``h`` (skipped or lapsed; NULL: never given)."""
-    return f"""
-        FROM {sql_rows.table(RoutingOrder)} o
-        JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = o.item_id
-        JOIN {sql_rows.table(Item)} i ON i.id = o.item_id AND i.withdrawn_at IS NULL
-        LEFT JOIN {sql_rows.table(Assignment)} h ON h.item_id = o.item_id AND h.annotator_id = o.annotator_id
-        WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s
-          AND (r.pilot_rank IS NOT NULL OR {"r.submitted + r.reserved" if locked else "r.submitted"} < %(k)s)
-          AND (%(room)s OR h.id IS NOT NULL)
-          AND (h.id IS NULL OR h.reserved_until IS NULL)
-          AND NOT EXISTS (SELECT 1 FROM {sql_rows.table(Annotation)} s
-                          WHERE s.item_id = o.item_id AND s.annotator_id = o.annotator_id AND s.status = 'submitted')"""
+# Cursor value of an annotator whose order holds no untouched item any more.
+EXHAUSTED = 2**31 - 1
 
 
 @cache
-def _choice_sql(skip_locked: bool) -> str:
+def _stage_sql(stage: str, skip_locked: bool) -> str:
+    """SQL of one stage of the choice (each reads a set whose size does not grow with the
+    dataset), returning (item id, the annotator's assignment of it or NULL, load, rank):
+
+    - ``pilot``: the pilot's items (m of them), in the pilot's order, skipped ones last;
+    - ``in_progress``: the items already given to someone and not yet at k answers (a partial
+      index holds only them: about as many as annotators at work), largest load first;
+    - ``untouched``: the first item never given to anyone in the annotator's order, from their
+      cursor (which passes over the items others took, each once);
+    - ``own``: the annotator's own items (positions they hold: at their quota), skipped last;
+    - ``skipped``: the items the annotator skipped, oldest skip first."""
+    mine = f"""LEFT JOIN {sql_rows.table(Assignment)} h ON h.item_id = r.item_id AND h.annotator_id = %(annotator)s"""
+    item = f"JOIN {sql_rows.table(Item)} i ON i.id = r.item_id AND i.withdrawn_at IS NULL"
+    order = f"JOIN {sql_rows.table(RoutingOrder)} o ON o.annotator_id = %(annotator)s AND o.item_id = r.item_id"
+    unanswered = f"""NOT EXISTS (SELECT 1 FROM {sql_rows.table(Annotation)} s
+        WHERE s.item_id = r.item_id AND s.annotator_id = %(annotator)s AND s.status = 'submitted')"""
+    free = "(h.id IS NULL OR h.reserved_until IS NULL) AND (%(room)s OR h.id IS NOT NULL)"
+    below_k = "r.submitted + r.reserved < %(k)s"
+    items = sql_rows.table(RoutedItem)
+    query = {
+        "pilot": f"""FROM {items} r {order} {item} {mine}
+            WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered} AND {free}
+            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.pilot_rank""",
+        "in_progress": f"""FROM {items} r {order} {item} {mine}
+            WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete AND r.pilot_rank IS NULL
+              AND {below_k} AND o.skipped_at IS NULL AND {unanswered} AND {free}
+            ORDER BY r.submitted + r.reserved DESC, o.rank""",
+        "untouched": f"""FROM {sql_rows.table(RoutingOrder)} o
+            JOIN {items} r ON r.item_id = o.item_id {item} {mine}
+            WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.rank >= %(cursor)s
+              AND NOT r.touched AND r.pilot_rank IS NULL AND o.skipped_at IS NULL
+            ORDER BY o.rank""",
+        "own": f"""FROM {sql_rows.table(Assignment)} h
+            JOIN {items} r ON r.item_id = h.item_id {order} {item}
+            WHERE h.dataset_id = %(dataset)s AND h.annotator_id = %(annotator)s AND h.reserved_until IS NULL
+              AND r.pilot_rank IS NULL AND {below_k} AND {unanswered}
+            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
+        "skipped": f"""FROM {sql_rows.table(RoutingOrder)} o
+            JOIN {items} r ON r.item_id = o.item_id {item} {mine}
+            WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.skipped_at IS NOT NULL
+              AND r.pilot_rank IS NULL AND {below_k} AND {unanswered} AND {free}
+            ORDER BY o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
+    }[stage]
     lock = " FOR UPDATE OF r SKIP LOCKED" if skip_locked else ""
-    return f"""SELECT o.item_id, h.id {_candidates(locked=True)} AND (%(open)s OR r.pilot_rank IS NOT NULL)
-        ORDER BY r.pilot_rank IS NULL, r.pilot_rank, o.skipped_at IS NOT NULL, o.skipped_at,
-                 r.submitted + r.reserved DESC, o.rank
-        LIMIT 1{lock}"""
+    return f"SELECT r.item_id, h.id, r.submitted + r.reserved, o.rank {query} LIMIT 1{lock}"
 
 
 @cache
 def _remains_sql() -> str:
-    return f"SELECT EXISTS (SELECT 1 {_candidates(locked=False)})"
+    """SQL: whether anything remains for the annotator (else the end page), bounded as the
+    stages are: a pilot item they have not answered, an item in progress they have not
+    answered, an untouched item past their cursor, an item they hold a position of below k,
+    or, while the rest after the pilot is closed, any item short of k."""
+    items, answers = sql_rows.table(RoutedItem), sql_rows.table(Annotation)
+    unanswered = f"""NOT EXISTS (SELECT 1 FROM {answers} s
+        WHERE s.item_id = r.item_id AND s.annotator_id = %(annotator)s AND s.status = 'submitted')"""
+    return f"""SELECT
+        EXISTS (SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered}
+                AND (%(room)s OR EXISTS (SELECT 1 FROM {sql_rows.table(Assignment)} h
+                                         WHERE h.item_id = r.item_id AND h.annotator_id = %(annotator)s)))
+        OR (NOT %(open)s AND EXISTS (SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND NOT r.complete
+                                     AND r.pilot_rank IS NULL))
+        OR (%(open)s AND %(room)s AND (%(cursor)s < {EXHAUSTED} OR EXISTS (
+            SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete
+              AND r.pilot_rank IS NULL AND r.submitted < %(k)s AND {unanswered})))
+        OR (%(open)s AND EXISTS (SELECT 1 FROM {sql_rows.table(Assignment)} h JOIN {items} r ON r.item_id = h.item_id
+            WHERE h.dataset_id = %(dataset)s AND h.annotator_id = %(annotator)s AND r.submitted < %(k)s
+              AND {unanswered}))"""
 
 
 def release_expired(dataset_id: int, now: datetime) -> int:
@@ -120,19 +166,53 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
             if controls:
                 return Next(ITEM, _new_position(member, controls[0], until), until)
         params = {"dataset": dataset.pk, "annotator": annotator.pk, "k": dataset.answers_per_item, "room": room,
-                  "open": dataset.pilot_open or not dataset.pilot_size}
-        with connection.cursor() as cursor:
-            cursor.execute(_choice_sql(connection.features.has_select_for_update_skip_locked), params)
-            chosen = cursor.fetchone()
-            if chosen is None:
-                cursor.execute(_remains_sql(), params)
+                  "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor}
+        chosen = _choose(member, params)
+        if chosen is None:
+            with connection.cursor() as cursor:
+                cursor.execute(_remains_sql(), {**params, "cursor": member.cursor})
                 return Next(WAITING if cursor.fetchone()[0] else DONE)
         item_id, assignment_id = chosen
-        RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") + 1)
+        RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") + 1, touched=True)
         if assignment_id is not None:
             Assignment.objects.filter(pk=assignment_id).update(reserved_until=until, reservation_lapsed=False)
             return Next(ITEM, Assignment.objects.values_list("position", flat=True).get(pk=assignment_id), until)
         return Next(ITEM, _new_position(member, item_id, until), until)
+
+
+def _first(stage: str, params: dict) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_stage_sql(stage, connection.features.has_select_for_update_skip_locked), params)
+        return cursor.fetchone()
+
+
+def _choose(member: RoutedAnnotator, params: dict) -> tuple[int, int | None] | None:
+    """(item id, the annotator's assignment of it or None) of their next item, its counter
+    locked; None: nothing available now. The stages in the order the rules give: the pilot;
+    then, with room under the quota, the item in progress of the largest load (an untouched
+    item has load 0: the one earlier in the annotator's order wins a tie), else only the
+    items they hold positions of; skipped items last."""
+    pilot = _first("pilot", params)
+    if pilot is not None:
+        return pilot[:2]
+    if not params["open"]:
+        return None
+    if not params["room"]:
+        chosen = _first("own", params)
+        return chosen[:2] if chosen is not None else None
+    best = _first("in_progress", params)
+    if best is None or best[2] == 0:
+        untouched = _first("untouched", params)
+        if untouched is None:
+            member.cursor = EXHAUSTED
+        else:
+            member.cursor = untouched[3]
+        member.save(update_fields=["cursor"])
+        if untouched is not None and (best is None or untouched[3] < best[3]):
+            best = untouched
+    if best is None:
+        best = _first("skipped", params)
+    return best[:2] if best is not None else None
 
 
 def _new_position(member: RoutedAnnotator, item_id: int, until: datetime) -> int:
@@ -176,5 +256,8 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
     RoutedItem.objects.filter(item_id=page.item_id).update(
         submitted=F("submitted") + 1, reserved=F("reserved") - int(reserved), late=F("late") + int(late)
     )
+    # At k answers an item leaves the items in progress for good (answers are never taken back).
+    k = Dataset.objects.filter(pk=OuterRef("dataset_id")).values("answers_per_item")
+    RoutedItem.objects.filter(item_id=page.item_id, submitted__gte=Subquery(k)).update(complete=True)
     if reserved:
         Assignment.objects.filter(pk=assignment.pk).update(reserved_until=None)

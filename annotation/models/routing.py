@@ -17,6 +17,8 @@ class RoutedAnnotator(models.Model):
     annotator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="routings")
     # Positions given so far (control items among them): the next one is served + 1.
     served = models.PositiveIntegerField(_("positions served"), default=0)
+    # Every item of their order before this rank has been given to someone (annotation.annotate.routing).
+    cursor = models.PositiveIntegerField(_("untouched items from rank"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
@@ -44,6 +46,9 @@ class RoutedItem(models.Model):
     late = models.PositiveIntegerField(_("answers after an expired reservation"), default=0)
     # 1..m: a pilot item, in the sample's order (served to every annotator first, exempt from k).
     pilot_rank = models.PositiveIntegerField(_("place in the pilot"), null=True, blank=True)
+    # Given to someone at least once / has k submitted answers: what the choice's stages read.
+    touched = models.BooleanField(_("given at least once"), default=False)
+    complete = models.BooleanField(_("has k answers"), default=False)
 
     class Meta:
         ordering = ["dataset", "item"]
@@ -53,7 +58,12 @@ class RoutedItem(models.Model):
             models.UniqueConstraint(fields=["dataset", "pilot_rank"], name="routed_item_unique_pilot_rank"),
             models.CheckConstraint(condition=Q(late__lte=models.F("submitted")), name="routed_item_late_submitted"),
         ]
-        indexes = [models.Index(fields=["dataset", "item"], name="routed_item_dataset")]
+        indexes = [
+            models.Index(fields=["dataset", "item"], name="routed_item_dataset"),
+            # The items in progress (given, short of k) and the open ones: few, whatever the dataset's size.
+            models.Index(fields=["dataset"], condition=Q(touched=True, complete=False), name="routed_item_in_progress"),
+            models.Index(fields=["dataset"], condition=Q(complete=False), name="routed_item_open"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.item}: {self.submitted} + {self.reserved}"
@@ -77,6 +87,10 @@ class RoutingOrder(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["dataset", "annotator", "rank"], name="routing_order_unique_rank"),
             models.UniqueConstraint(fields=["annotator", "item"], name="routing_order_unique_item"),
+        ]
+        indexes = [
+            models.Index(fields=["dataset", "annotator", "skipped_at"], condition=Q(skipped_at__isnull=False),
+                         name="routing_order_skipped"),
         ]
 
     def __str__(self) -> str:
