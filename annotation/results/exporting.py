@@ -41,7 +41,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 
 from annotation.adjudicate.selectors import adjudicated_source
 from annotation.core.errors import NotExportable, NothingToExport, Refused
@@ -392,8 +392,8 @@ def adjudicated_export(reads: DatasetReads, excluded: frozenset[str] = frozenset
 
 def all_answer_records(dataset: Dataset) -> Iterator[dict]:
     """One record per submitted answer of the counted items (drafts excluded), in input order
-    then by annotator: four queries (answers, revision counts, flag counts, adjudication
-    sources), each a plain scan of the dataset."""
+    then by annotator: four queries (answers with their pilot mark, revision counts, flag
+    counts, adjudication sources), each a plain scan of the dataset."""
     revisions = dict(
         AnnotationRevision.objects.filter(annotation__item__dataset=dataset).order_by()
         .values("annotation_id").annotate(count=Count("pk")).values_list("annotation_id", "count")
@@ -404,19 +404,21 @@ def all_answer_records(dataset: Dataset) -> Iterator[dict]:
         .values("item_id", "raised_by_id").annotate(count=Count("pk")).values_list("item_id", "raised_by_id", "count")
     }
     adjudications = dict(Adjudication.objects.filter(item__dataset=dataset).values_list("item_id", "source"))
-    pilot = set(RoutedItem.objects.filter(dataset=dataset, pilot_rank__isnull=False).values_list("item_id", flat=True))
+    # A routed dataset's pilot item (annotation.datasets.routing), read with the answer.
+    pilot = Exists(RoutedItem.objects.filter(item=OuterRef("item"), pilot_rank__isnull=False))
     rows = (
         Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+        .annotate(pilot=pilot)
         .order_by("item__ordinal", "annotator__username")
         .values_list("pk", "item_id", "annotator_id", "item__external_id", "annotator__username", "answer",
-                     "version", "active_ms", "submitted_at")
+                     "version", "active_ms", "submitted_at", "pilot")
     )
-    for pk, item_id, user_id, external_id, username, answer, version, active_ms, submitted_at in rows:
+    for pk, item_id, user_id, external_id, username, answer, version, active_ms, submitted_at, is_pilot in rows:
         fields = submission_line(dataset.subtask, external_id, answer)
         del fields["id"]
         yield dict(zip(ALL_FIELDS, (external_id, username, fields, version, revisions.get(pk, 0), active_ms,
                                     submitted_at.isoformat() if submitted_at else None, flags.get((item_id, user_id), 0),
-                                    adjudications.get(item_id), item_id in pilot)))
+                                    adjudications.get(item_id), is_pilot)))
 
 
 def csv_bytes(records: Iterable[dict]) -> bytes:
