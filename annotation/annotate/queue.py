@@ -239,6 +239,7 @@ class ItemPage:
     routed: bool = False  # the dataset routes items (annotation.annotate.routing) instead of fixed queues
     reservation_minutes: int = 0  # routed: how long an opened item stays reserved
     reserved: bool = False  # routed: the annotator holds an open reservation of the item
+    answers_per_item: int = 0  # routed: k
 
     @property
     def submitted(self) -> bool:
@@ -286,7 +287,7 @@ def _item_page_sql(where: str) -> str:
                 ORDER BY mine.position DESC LIMIT 1),
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
                {qualified_sql("a.annotator_id", "a.dataset_id")},
-               d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL,
+               d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL, COALESCE(d.answers_per_item, 0),
                CASE WHEN d.routing THEN COALESCE(d.quota, COALESCE(d.sample_size, (
                    SELECT COUNT(*) FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
                    SELECT COUNT(*) FROM {sql_rows.table(Item)} w
@@ -308,7 +309,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
     (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, withdrawn, dataset_id,
      dataset_name, subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned,
      assigned_withdrawn, submitted_withdrawn, previous, next_position, qualified, routed, reservation_minutes,
-     reserved, routed_total) = row
+     reserved, answers_per_item, routed_total) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -335,6 +336,7 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         routed=bool(routed),
         reservation_minutes=reservation_minutes,
         reserved=bool(reserved),
+        answers_per_item=answers_per_item,
     )
 
 

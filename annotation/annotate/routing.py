@@ -25,13 +25,13 @@ from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import Case, F, When
 from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
 from annotation.core import sql_rows
 from annotation.datasets.assigning import control_items_left, is_control_position
-from annotation.models import Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem, RoutingOrder
+from annotation.models import Annotation, Assignment, Item, RoutedAnnotator, RoutedItem, RoutingOrder
 
 ITEM = "item"  # an item is reserved for the annotator: its position
 WAITING = "waiting"  # nothing available now: every item left is at k or reserved by others
@@ -127,7 +127,7 @@ def release_expired(dataset_id: int, now: datetime) -> int:
     """Release the dataset's reservations that expired by ``now`` (a bounded batch), in item
     order so that two releases never wait on each other; the rows another transaction holds
     are left to it. Returns how many were released."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         lapsed = list(
             Assignment.objects.select_for_update(skip_locked=True)
             .filter(dataset_id=dataset_id, reserved_until__lt=now)
@@ -147,8 +147,10 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
     """Reserve the annotator's next item of the routed dataset (None: they are not one of its
     annotators). The item they hold a reservation of comes first (renewed)."""
     now = now or timezone.now()
-    release_expired(dataset_id, now)
     with transaction.atomic():
+        # In the choice's transaction: one commit less per choice (a release never waits on a
+        # choice: a choice locks its one counter last).
+        release_expired(dataset_id, now)
         member = (RoutedAnnotator.objects.select_for_update(of=("self",)).select_related("dataset", "annotator")
                   .filter(dataset_id=dataset_id, annotator=annotator, dataset__routing=True).first())
         if member is None:
@@ -253,11 +255,10 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
     assignment = Assignment.objects.select_for_update().get(pk=page.assignment_id)
     reserved = assignment.reserved_until is not None
     late = assignment.reservation_lapsed or (reserved and assignment.reserved_until < now)
-    RoutedItem.objects.filter(item_id=page.item_id).update(
-        submitted=F("submitted") + 1, reserved=F("reserved") - int(reserved), late=F("late") + int(late)
-    )
     # At k answers an item leaves the items in progress for good (answers are never taken back).
-    k = Dataset.objects.filter(pk=OuterRef("dataset_id")).values("answers_per_item")
-    RoutedItem.objects.filter(item_id=page.item_id, submitted__gte=Subquery(k)).update(complete=True)
+    RoutedItem.objects.filter(item_id=page.item_id).update(
+        submitted=F("submitted") + 1, reserved=F("reserved") - int(reserved), late=F("late") + int(late),
+        complete=Case(When(submitted__gte=page.answers_per_item - 1, then=True), default=F("complete")),
+    )
     if reserved:
         Assignment.objects.filter(pk=assignment.pk).update(reserved_until=None)
