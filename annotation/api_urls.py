@@ -36,6 +36,8 @@ urlpatterns = [
     path("datasets/<id:pk>/adjudication-settings/", adjudicate.adjudication_settings, name="api_adjudication_settings"),
     path("items/<id:pk>/withdraw/", datasets.withdraw, name="api_withdraw"),
     path("datasets/<id:pk>/sample/", datasets.dataset_sample, name="api_dataset_sample"),
+    path("datasets/<id:pk>/routing/", datasets.dataset_routing, name="api_dataset_routing"),
+    path("datasets/<id:pk>/next/", annotate.next_item, name="api_next_item"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", api_docs, name="api_docs"),
 ]

@@ -12,8 +12,11 @@ and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at 
 of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
 saturation throughput with no thinking, the servers' memory (PSS), and, for every dataset, the
 export of every source (each annotator, majority, adjudicated), the agreement report and the
-baseline report, and the campaign table of all six. Prints one line per figure; writes them to
-bench/results.json.
+baseline report, and the campaign table of all six. With --routing, the same levels again on
+routed copies of the six datasets (annotation.annotate.routing, k = 3): each simulated annotator
+starts at the dataset's start page (which asks for the next item by POST) and answers whatever
+routing gives; its capacity as a share of the fixed queues'. Prints one line per figure; writes
+them to bench/results.json.
 """
 
 import argparse
@@ -30,7 +33,9 @@ from pathlib import Path
 import bench_server as server
 from bench_server import BASE_DIR, PYTHON, analyze, percentile, report
 
-DATABASE_NAME = "polis_campaign"
+# POLIS_BENCH_DB (scripts/lib.sh bench_database) may name another, so that two runs do not meet.
+DATABASE_NAME = os.environ.get("POLIS_BENCH_DB", "") if os.environ.get("POLIS_BENCH_DB", "auto") not in (
+    "", "auto", "throwaway") else "polis_campaign"
 # The benchmark's test set (items; discourse: passages).
 SIZES = {"morphosyntax": 421, "numerals": 2653, "wsd": 139, "coreference": 348, "discourse": 63, "commas": 1759}
 GOLD_FILES = {"discourse": "dev.SYNTHETIC-gold.jsonl"}
@@ -163,7 +168,54 @@ def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
     return plan
 
 
-def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clients_per_generator: int) -> dict:
+def routed_campaign() -> tuple[list, dict]:
+    """Routed copies of the six datasets (``routed-<subtask>``, k = PER_ITEM, no answers yet) and
+    the realistic answer to each of their items (dataset id -> item id -> answer), which the
+    load generator sends for whichever item routing gives."""
+    from annotation.core.files import SourceFile
+    from annotation.datasets.importing import import_dataset
+    from annotation.datasets.routing import set_routing
+
+    datasets, answers = [], {}
+    for subtask in SIZES:
+        inputs, gold = source_files(subtask)
+        dataset = import_dataset(subtask=subtask, name=f"routed-{subtask}", inputs=SourceFile(f"{subtask}.inputs.jsonl", inputs),
+                                 gold=SourceFile(f"{subtask}.gold.jsonl", gold), gold_synthetic=subtask in GOLD_FILES)
+        dataset = set_routing(dataset, routing=True, answers_per_item=PER_ITEM)
+        rng = random.Random(dataset.name)
+        answers[str(dataset.pk)] = {str(item.pk): realistic_answer(subtask, item.payload, item.gold.payload, rng)
+                                    for item in dataset.items.select_related("gold")}
+        datasets.append(dataset)
+    return datasets, answers
+
+
+def routed_annotators(datasets: list, count: int, prefix: str) -> dict:
+    """`count` annotators joining the routed datasets (the subtasks in turn), logged in."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from annotation.datasets.assigning import assign
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    users = make_users(prefix, count)
+    plan = {}
+    for offset, dataset in enumerate(datasets):
+        members = users[offset::len(datasets)]
+        if members:
+            assign(dataset, members, PER_ITEM)
+    for number, user in enumerate(users):
+        session = store()
+        session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[-1],
+                        HASH_SESSION_KEY: user.get_session_auth_hash()})
+        session.create()
+        plan[user.username] = {"dataset": datasets[number % len(datasets)].pk, "session": session.session_key, "answers": []}
+    return plan
+
+
+def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clients_per_generator: int,
+             answers_by_item: dict | None = None) -> dict:
     """The plan's annotators as clients of bench/load.py, run at once in processes of at most
     `clients_per_generator` clients each: all clients in one process meet at its interpreter
     lock, whose waits would count as the server's latency. Their figures merged: latencies,
@@ -171,13 +223,18 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
     users = list(plan)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(plan, file)
+    routed = []
+    if answers_by_item:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as by_item:
+            json.dump(answers_by_item, by_item)
+        routed = ["--answers-by-item", by_item.name]
     try:
         generators = [
             subprocess.Popen(
                 [PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, "0",
                  "--users", ",".join(users[start : start + clients_per_generator]),
                  "--password", PASSWORD, "--answers", file.name, "--seconds", str(seconds),
-                 "--think-mean", str(think_mean), "--seed", str(17 + start)],
+                 "--think-mean", str(think_mean), "--seed", str(17 + start), *routed],
                 stdout=subprocess.PIPE, text=True,
             )
             for start in range(0, len(users), clients_per_generator)
@@ -190,6 +247,8 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
             runs.append(json.loads(output))
     finally:
         os.unlink(file.name)
+        if routed:
+            os.unlink(routed[1])
     return {
         "page": [seconds for run in runs for seconds in run["page"]],
         "save": [seconds for run in runs for seconds in run["save"]],
@@ -197,6 +256,7 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
         "elapsed": max(run["elapsed"] for run in runs),
         "cpu_seconds": sum(run["cpu_seconds"] for run in runs),
         "generators": len(runs),
+        "routing_waits": sum(run.get("routing_waits", 0) for run in runs),
     }
 
 
@@ -318,14 +378,19 @@ def pss_mb(pids: list[int]) -> float:
 
 
 def load_levels(
-    set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float, clients_per_generator: int
+    set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float, clients_per_generator: int,
+    answers_by_item: dict | None = None,
 ) -> int:
     """Save latency at each number of simulated annotators; returns the capacity (the largest
-    level served, every smaller one served too)."""
+    level served, every smaller one served too). With ``answers_by_item`` the datasets are
+    routed: the annotators join them and take what routing gives."""
     capacity, all_served = 0, True
     for level in levels:
-        plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
-        run = run_load(base_url, plan, seconds, think, clients_per_generator)
+        if answers_by_item:
+            plan = routed_annotators(datasets, level, f"{set_up}-{level}")
+        else:
+            plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
+        run = run_load(base_url, plan, seconds, think, clients_per_generator, answers_by_item)
         saves = run["save"]
         if len(saves) < 2:
             sys.exit(f"{set_up}, {level} annotators: {len(saves)} saves; errors: {run['errors'][:3]}")
@@ -337,6 +402,8 @@ def load_levels(
             report(f"{set_up}_{level}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
                    1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
         report(f"{set_up}_{level}_errors", f"{label}: errors", len(run["errors"]), "", 0)
+        if answers_by_item:
+            report(f"{set_up}_{level}_waits", f"{label}: no item available (asked again)", run["routing_waits"], "", 0)
         if run["errors"]:
             print(f"  first errors: {run['errors'][:3]}")
         served = not run["errors"] and percentile(saves, 0.95) <= 0.100
@@ -397,6 +464,9 @@ def main() -> None:
     parser.add_argument("--skip-exports", action="store_true", help="no exports and reports timed before the runs")
     parser.add_argument("--organizer-reports", action="store_true",
                         help="an organizer opens every report during the runs, the report worker computing them")
+    parser.add_argument("--routing", action="store_true",
+                        help="after the fixed queues' runs on gunicorn, the same levels on routed copies of the datasets "
+                        "(k = 3), and routing's capacity as a share of the fixed queues'")
     parser.add_argument(
         "--clients-per-generator", type=int, default=100,
         help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
@@ -454,8 +524,14 @@ def main() -> None:
             report("reports_computed", "reports computed by the worker during the runs",
                    StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
         else:
-            load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
-                        args.clients_per_generator)
+            fixed = load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                                args.clients_per_generator)
+            if args.routing:
+                routed, answers_by_item = routed_campaign()
+                capacity = load_levels("gunicorn_2_workers_routing", served.base, routed, levels, args.seconds,
+                                       args.think, args.clients_per_generator, answers_by_item)
+                report("routing_capacity_share", "routing's capacity / the fixed queues' (gunicorn, 2 workers)",
+                       capacity / fixed if fixed else 0, "", 2)
         report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
                pss_mb([served.pid, *served.worker_pids()]), "MB")
         report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",

@@ -10,7 +10,8 @@ answer before sending the next request.
 
 Prints one JSON object: latencies in seconds ("page": the first item pages; "save": save & next,
 the next item included), "elapsed", its own "cpu_seconds",
-"errors", and with --cpu-snapshots every process's CPU time at the start and end of the run.
+"errors", "routing_waits" (a routed dataset had no item for a client: it asked again a second
+later), and with --cpu-snapshots every process's CPU time at the start and end of the run.
 """
 
 import argparse
@@ -131,7 +132,7 @@ class Annotator:
 
     def __init__(
         self, base_url: str, dataset: int, username: str, password: str,
-        answers: list | None = None, session_key: str | None = None,
+        answers: list | None = None, session_key: str | None = None, answers_by_item: dict | None = None,
     ):
         self.session = Session(base_url)
         if session_key:  # logged in already (the benchmark made the session): no password hashing
@@ -139,15 +140,45 @@ class Annotator:
         else:
             self.session.log_in(username, password)
         self.answers = answers  # the answer to each position of the queue; None: ANSWER to every item
-        response, _, _ = self.session.request("GET", f"/annotate/{dataset}/")
-        if response.status != 302:
-            raise Refused(f"{username}: no queue in dataset {dataset} ({response.status})")
-        self.path = urlsplit(response.getheader("Location")).path
+        # A routed dataset: the answer to each item by its id (the item a client gets is routing's choice).
+        self.answers_by_item = answers_by_item
+        self.start_path = f"/annotate/{dataset}/"
         self.page: str | None = None  # the item's page or area, once the last save brought it
         self.done = False
+        self.path = self.next_item(username)
+        self.done = self.path.endswith("/done/")
+        self.waits = 0  # routed: times no item was available
+
+    def next_item(self, username: str) -> str:
+        """The path of the first item: a fixed queue's start redirects to it; a routed dataset's
+        start page asks for it by POST, as its script does."""
+        response, body, _ = self.session.request("GET", self.start_path)
+        if response.status == 200 and 'id="routing-next"' in body:
+            token = field(body, "csrfmiddlewaretoken")
+            response, body, _ = self.session.request("POST", self.start_path, {"csrfmiddlewaretoken": token},
+                                                     {"X-CSRFToken": token})
+        if response.status != 302:
+            raise Refused(f"{username}: no item in {self.start_path} ({response.status})")
+        return urlsplit(response.getheader("Location")).path
+
+    def answer(self, page: str) -> str:
+        if self.answers_by_item is not None:
+            item = re.search(r'"storageKey": "\d+:(\d+)"', page).group(1)
+            return json.dumps(self.answers_by_item[item])
+        return ANSWER if self.answers is None else json.dumps(self.answers[self.position() - 1])
 
     def item(self, page_times: list[float], save_times: list[float]) -> None:
         page = self.page
+        if self.path == self.start_path:  # routed, nothing was available at the last save: ask again
+            try:
+                self.path = self.next_item("routed annotator")
+            except Refused:
+                self.waits += 1
+                time.sleep(1)
+                return
+            if self.path.endswith("/done/"):  # nothing remains for this annotator
+                self.done = True
+                return
         if page is None:
             response, page, seconds = self.session.request("GET", self.path)
             if response.status != 200:
@@ -156,7 +187,7 @@ class Annotator:
         token = field(page, "csrfmiddlewaretoken")
         fields = {
             "csrfmiddlewaretoken": token,
-            "answer": ANSWER if self.answers is None else json.dumps(self.answers[self.position() - 1]),
+            "answer": self.answer(page),
             "version": field(page, "version"),
             "clock": field(page, "clock"),
             "intent": "submit",
@@ -237,6 +268,9 @@ def main() -> None:
         "(a session key: logged in already)}; each client works in its own dataset (the positional dataset is not used)"
     )
     parser.add_argument(
+        "--answers-by-item", help="JSON file: dataset id -> item id -> answer, for routed datasets (with --answers)"
+    )
+    parser.add_argument(
         "--think-mean", type=float, default=0, help="seconds of thinking before each item, drawn from an "
         "exponential distribution of this mean (default 0: none)"
     )
@@ -250,8 +284,10 @@ def main() -> None:
     users = args.users.split(",")
     if args.answers:
         plan = json.loads(Path(args.answers).read_text())
+        by_item = json.loads(Path(args.answers_by_item).read_text()) if args.answers_by_item else {}
         annotators = [
-            Annotator(args.base_url, plan[user]["dataset"], user, args.password, plan[user]["answers"], plan[user]["session"])
+            Annotator(args.base_url, plan[user]["dataset"], user, args.password, plan[user]["answers"], plan[user]["session"],
+                      by_item.get(str(plan[user]["dataset"])))
             for user in users
         ]
     else:
@@ -313,6 +349,7 @@ def main() -> None:
             "cpu_after": cpu_after,
             "errors": errors,
             "queues_exhausted": exhausted,
+            "routing_waits": sum(getattr(annotator, "waits", 0) for annotator in annotators),
         },
         sys.stdout,
     )

@@ -1,7 +1,7 @@
 """What adjudicators see: the datasets with disagreements, the queue, one item's answers.
 
 A *case* is an item that needs (or had) an adjudicator: not withdrawn, ready (every assigned
-annotator has submitted, or the dataset is frozen) and either a disagreement (two submitted
+annotator has submitted, or the dataset is frozen; a routed dataset's item: k submitted answers) and either a disagreement (two submitted
 answers differ after the subtask's normaliser), flagged by an annotator, or already settled.
 Its status is ``open`` (never settled), ``settled``, or ``stale`` (a submitted answer changed
 after the decision: back in the queue). The queue is the open and stale cases, disagreements
@@ -55,15 +55,19 @@ STALE = "stale"
 
 def _ready(item: str = "x", dataset: str = "d") -> str:
     """SQL: the item is ready for adjudication: answered, and every assigned annotator has
-    submitted (or the dataset is frozen)."""
+    submitted (or the dataset is frozen). A routed dataset's item (annotation.annotate.routing)
+    is ready at k submitted answers: its assignments are the reservations of whoever opened it,
+    and one that lapsed is no answer to wait for."""
     annotations, assignments = table(Annotation), table(Assignment)
     # A scalar count rather than NOT EXISTS: PostgreSQL would hash NOT EXISTS over every
     # assignment of the table, where this is looked up per item by index.
     return f"""(EXISTS (SELECT 1 FROM {annotations} r WHERE r.item_id = {item}.id AND r.status = 'submitted')
-        AND ({dataset}.frozen OR (
+        AND ({dataset}.frozen OR CASE WHEN {dataset}.routing THEN (
+            SELECT COUNT(*) FROM {annotations} k WHERE k.item_id = {item}.id AND k.status = 'submitted'
+        ) >= {dataset}.answers_per_item ELSE (
             SELECT COUNT(*) FROM {assignments} s WHERE s.item_id = {item}.id AND NOT EXISTS (
                 SELECT 1 FROM {annotations} b
-                WHERE b.item_id = {item}.id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')) = 0))"""
+                WHERE b.item_id = {item}.id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')) = 0 END))"""
 
 
 def _cases_sql(scope: str) -> str:

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from annotation.annotate import answers as own
 from annotation.annotate import queue as queues
+from annotation.annotate import routing
 from annotation.annotate import services as annotating
 from annotation.annotate.serializers import (
     AnnotationCreateSerializer,
@@ -75,7 +76,7 @@ def dataset_items(request: Request, pk: int) -> Response:
     """Annotators: their assigned items of the dataset in their order. Organizers: every item."""
     require_role(request, ANNOTATOR, ORGANIZER)
     context = {}
-    if has_role(request.user, ANNOTATOR) and queues.queue(request.user, pk).exists():
+    if has_role(request.user, ANNOTATOR) and queues.works_on(request.user, pk):
         if not queues.is_qualified(request.user, pk):
             refusal = NotQualified()
             return Response(refusal_data(refusal), status=refusal_status(refusal))
@@ -165,3 +166,37 @@ def annotation_detail(request: Request, pk: int) -> Response:
     incoming = AnnotationWriteSerializer(data=request.data)
     incoming.is_valid(raise_exception=True)
     return _save(request, annotation.item_id, incoming.validated_data, status.HTTP_200_OK)
+
+
+class NextItemSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(
+        [routing.ITEM, routing.WAITING, routing.DONE],
+        help_text="item: reserved for you (answer it with POST /api/annotations/); waiting: no item is available "
+        "now (every item left has its answers or is reserved by others: ask again later); done: none remains",
+    )
+    reserved_until = serializers.DateTimeField(allow_null=True, help_text="the reservation lasts until then")
+    item = ItemSerializer(allow_null=True)
+
+
+@extend_schema(request=None, responses={200: NextItemSerializer, 403: RefusalSerializer, 422: RefusalSerializer})
+@api_view(["POST"])
+def next_item(request: Request, pk: int) -> Response:
+    """Annotators of a routed dataset: reserve your next item (the one you hold a reservation
+    of, renewed, comes first). A dataset with fixed queues is refused (422): list its items."""
+    require_role(request, ANNOTATOR)
+    if not queues.works_on(request.user, pk):
+        raise NotFound
+    refusal = None
+    if not queues.is_qualified(request.user, pk):
+        refusal = NotQualified()
+    elif not queues.is_routed(pk):
+        refusal = Refused.of("not_routed", dataset=Dataset.objects.values_list("name", flat=True).get(pk=pk))
+    if refusal is not None:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    served = routing.next_item(request.user, pk)
+    item = None
+    if served.state == routing.ITEM:
+        item = queues.assigned_items(request.user, pk).filter(position=served.position).get()
+    context = {"annotator_of": queues.dataset_subtask(pk)}
+    return Response({"state": served.state, "reserved_until": served.reserved_until,
+                     "item": None if item is None else ItemSerializer(item, context=context).data})

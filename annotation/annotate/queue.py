@@ -10,6 +10,7 @@ from functools import cache
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import (
+    Case,
     Exists,
     Func,
     IntegerField,
@@ -17,13 +18,14 @@ from django.db.models import (
     OuterRef,
     QuerySet,
     Subquery,
+    When,
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from annotation.annotate.qualification import qualified_sql
 from annotation.core import sql_rows
-from annotation.models import Annotation, Assignment, Dataset, Item
+from annotation.models import Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem
 
 
 def _count(queryset: QuerySet) -> Coalesce:
@@ -87,28 +89,58 @@ def queue(annotator: AbstractBaseUser | int, dataset: Dataset | int) -> QuerySet
     return _assigned(annotator, dataset).order_by()
 
 
+def _routed(annotator, dataset) -> QuerySet[RoutedAnnotator]:
+    return RoutedAnnotator.objects.filter(annotator=annotator, dataset=dataset, dataset__routing=True)
+
+
+def works_on(annotator: AbstractBaseUser, dataset_id: int) -> bool:
+    """Whether the annotator has a queue in the dataset, or is one of its routed annotators."""
+    return Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))) | Exists(_routed(annotator, OuterRef("pk"))),
+                                  pk=dataset_id).exists()
+
+
+def is_routed(dataset_id: int) -> bool:
+    return Dataset.objects.filter(pk=dataset_id, routing=True).exists()
+
+
+def held_position(annotator: AbstractBaseUser, dataset_id: int) -> int | None:
+    """A routed dataset: the position of the item the annotator holds a reservation of (None: none)."""
+    held = _assigned(annotator, dataset_id).filter(reserved_until__isnull=False).order_by("position")
+    return held.values_list("position", flat=True).first()
+
+
+def _routed_total() -> Case:
+    """How many positions a routed dataset's annotator may reach: its quota, else its items
+    (not withdrawn); 0 for fixed queues. Progress and "Item N of M" count against it."""
+    items = RoutedItem.objects.filter(dataset=OuterRef("pk"), item__withdrawn_at__isnull=True)
+    return Case(When(routing=True, then=Coalesce("quota", _count(items))), default=0)
+
+
 def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
     counts = Dataset.objects.filter(pk=getattr(dataset, "pk", dataset)).values_list(
-        _count(_to_answer(annotator, OuterRef("pk"))), _count(_submitted(annotator, OuterRef("pk")))
+        _count(_to_answer(annotator, OuterRef("pk"))), _count(_submitted(annotator, OuterRef("pk"))), _routed_total()
     )
-    assigned, submitted = counts.get()
-    return Progress(submitted=submitted, assigned=assigned)
+    assigned, submitted, routed_total = counts.get()
+    return Progress(submitted=submitted, assigned=max(assigned, routed_total))
 
 
 def datasets_with_work(annotator: AbstractBaseUser) -> list[DatasetProgress]:
     """Every dataset the annotator has assignments in (archived ones aside), with their progress and whether they
     passed its training round, by name."""
     datasets = (
-        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))), archived_at__isnull=True)
+        Dataset.objects.filter(Exists(_assigned(annotator, OuterRef("pk"))) | Exists(_routed(annotator, OuterRef("pk"))),
+                               archived_at__isnull=True)
         .annotate(
             assigned=_count(_to_answer(annotator, OuterRef("pk"))),
+            routed_total=_routed_total(),
             submitted=_count(_submitted(annotator, OuterRef("pk"))),
             qualified=RawSQL(qualified_sql(str(int(annotator.pk)), f"{sql_rows.table(Dataset)}.id"), []),
         )
         .order_by("name")
     )
     return [
-        DatasetProgress(dataset, Progress(submitted=dataset.submitted, assigned=dataset.assigned), bool(dataset.qualified))
+        DatasetProgress(dataset, Progress(submitted=dataset.submitted, assigned=max(dataset.assigned, dataset.routed_total)),
+                        bool(dataset.qualified))
         for dataset in datasets
     ]
 
@@ -204,6 +236,10 @@ class ItemPage:
     previous_position: int | None  # the position before this one in the order, withdrawn items left out; None: none
     next_position: int | None  # where save & next goes once this item is submitted; None: none left
     qualified: bool  # the annotator passed the dataset's training round (or it has none)
+    routed: bool = False  # the dataset routes items (annotation.annotate.routing) instead of fixed queues
+    reservation_minutes: int = 0  # routed: how long an opened item stays reserved
+    reserved: bool = False  # routed: the annotator holds an open reservation of the item
+    answers_per_item: int = 0  # routed: k
 
     @property
     def submitted(self) -> bool:
@@ -250,7 +286,13 @@ def _item_page_sql(where: str) -> str:
                   AND mine.position < a.position
                 ORDER BY mine.position DESC LIMIT 1),
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
-               {qualified_sql("a.annotator_id", "a.dataset_id")}
+               {qualified_sql("a.annotator_id", "a.dataset_id")},
+               d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL, COALESCE(d.answers_per_item, 0),
+               CASE WHEN d.routing THEN COALESCE(d.quota, COALESCE(d.sample_size, (
+                   SELECT COUNT(*) FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
+                   SELECT COUNT(*) FROM {sql_rows.table(Item)} w
+                   JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = w.id
+                   WHERE w.withdrawn_at IS NOT NULL AND w.dataset_id = d.id)) ELSE 0 END
         FROM {sql_rows.table(Assignment)} a
         JOIN {sql_rows.table(Item)} i ON i.id = a.item_id
         JOIN {sql_rows.table(Dataset)} d ON d.id = a.dataset_id
@@ -266,7 +308,8 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         return None
     (assignment_id, annotator_id, position, skipped, item_id, external_id, payload, withdrawn, dataset_id,
      dataset_name, subtask, frozen, auto_majority, answer, answer_version, answer_status, submitted, assigned,
-     assigned_withdrawn, submitted_withdrawn, previous, next_position, qualified) = row
+     assigned_withdrawn, submitted_withdrawn, previous, next_position, qualified, routed, reservation_minutes,
+     reserved, answers_per_item, routed_total) = row
     return ItemPage(
         assignment_id=assignment_id,
         annotator_id=annotator_id,
@@ -284,11 +327,16 @@ def _item_page(where: str, params: dict) -> ItemPage | None:
         answer=_json(Annotation, "answer", answer),
         answer_version=answer_version,
         answer_status=answer_status,
-        progress=Progress(submitted=submitted - submitted_withdrawn, assigned=assigned - assigned_withdrawn),
-        order_length=assigned,
+        progress=Progress(submitted=submitted - submitted_withdrawn,
+                          assigned=max(assigned - assigned_withdrawn, routed_total)),
+        order_length=max(assigned, routed_total),
         previous_position=previous,
         next_position=next_position,
         qualified=bool(qualified),  # SQLite answers 0/1
+        routed=bool(routed),
+        reservation_minutes=reservation_minutes,
+        reserved=bool(reserved),
+        answers_per_item=answers_per_item,
     )
 
 

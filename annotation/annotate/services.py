@@ -14,6 +14,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from annotation.adjudicate.services import settle_by_majority
+from annotation.annotate import routing
 from annotation.annotate.queue import ItemPage
 from annotation.answers.normalised import normalised_answer
 from annotation.answers.refusals import _shape_refusals, answer_refusals
@@ -142,6 +143,23 @@ def save_answer(
     if caution is not None and not confirmed:
         raise NeedsConfirmation([caution.problem])
     metadata = caution.metadata if caution is not None else {}
+    if not (submit and page.routed):
+        return _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
+    # A routed item's first submitted answer moves its load from reserved to submitted, in the
+    # same transaction as the answer.
+    with transaction.atomic():
+        outcome = _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
+        if outcome.changed and page.answer_status != Annotation.Status.SUBMITTED and outcome.annotation.version == (
+            page.answer_version + 1
+        ):
+            routing.count_submission(page)
+    return outcome
+
+
+def _stored(
+    page: ItemPage, answer: object, submit: bool, based_on_version: int, active_ms: int, clock: str | None,
+    metadata: dict,
+) -> SaveOutcome:
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
     normalised = normalised_answer(page.subtask, answer) if submit else ""
     try:

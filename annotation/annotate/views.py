@@ -4,7 +4,14 @@ of a queue, and the list of their answers."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
@@ -16,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url, retarget
 
 from annotation.annotate import answers as own
 from annotation.annotate import queue as queues
+from annotation.annotate import routing
 from annotation.annotate import services as annotating
 from annotation.annotate.forms import OwnAnswersFilter
 from annotation.annotate.item_page import script_messages, widget_page
@@ -61,21 +69,67 @@ def _url_of_position(dataset_id: int, position: int | None) -> str:
 
 
 @annotator_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def annotate_continue(request: HttpRequest, dataset_pk: int) -> HttpResponse:
     """The first item of the queue without a submitted answer (or the end-of-queue page); the
-    training round first, until the annotator has passed it."""
-    if not queues.queue(request.user, dataset_pk).exists():
+    training round first, until the annotator has passed it. A routed dataset: GET goes to the
+    item the annotator holds a reservation of, or shows the page that asks for the next one
+    (its script posts at once and, while nothing is available, again every little while);
+    POST reserves the next item (annotation.annotate.routing)."""
+    if not queues.works_on(request.user, dataset_pk):
         raise Http404
     if not queues.is_qualified(request.user, dataset_pk):
         return redirect("training_round", dataset_pk)
-    return redirect(_next_url(request, dataset_pk))
+    if not queues.is_routed(dataset_pk):
+        if request.method == "POST":
+            return HttpResponseNotAllowed(["GET"])
+        return redirect(_next_url(request, dataset_pk))
+    if request.method == "GET":
+        held = queues.held_position(request.user, dataset_pk)
+        if held is not None:
+            return redirect("annotate_item", dataset_pk, held)
+        return _waiting(request, dataset_pk, asking=True)
+    return _routed_next(request, dataset_pk)
+
+
+# Seconds between the waiting page's checks for an item.
+WAITING_RECHECK_SECONDS = 15
+
+
+def _waiting(request: HttpRequest, dataset_pk: int, *, asking: bool) -> HttpResponse:
+    """The page of a routed dataset with no item for the annotator now (``asking``: not asked
+    yet): it asks again by itself."""
+    dataset = get_object_or_404(Dataset, pk=dataset_pk)
+    template = "annotation/partials/routing_wait.html" if request.htmx else "annotation/routing_wait.html"
+    return TemplateResponse(request, template, {
+        "dataset": dataset, "asking": asking, "progress": queues.progress(request.user, dataset_pk),
+        "recheck_seconds": WAITING_RECHECK_SECONDS,
+    })
+
+
+def _routed_url(request: HttpRequest, dataset_pk: int) -> str | None:
+    """Reserve the annotator's next item: its page's URL, the end page's, or None (nothing now)."""
+    served = routing.next_item(request.user, dataset_pk)
+    if served is None:
+        raise Http404
+    if served.state == routing.ITEM:
+        return reverse("annotate_item", args=[dataset_pk, served.position])
+    if served.state == routing.DONE:
+        return reverse("queue_done", args=[dataset_pk])
+    return None
+
+
+def _routed_next(request: HttpRequest, dataset_pk: int) -> HttpResponse:
+    url = _routed_url(request, dataset_pk)
+    if url is None:
+        return _waiting(request, dataset_pk, asking=False)
+    return _client_redirect(request, url)
 
 
 @annotator_required
 @require_GET
 def queue_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
-    if not queues.queue(request.user, dataset_pk).exists():
+    if not queues.works_on(request.user, dataset_pk):
         raise Http404
     dataset = get_object_or_404(Dataset, pk=dataset_pk)
     return TemplateResponse(
@@ -125,8 +179,15 @@ def annotate_item(request: HttpRequest, dataset_pk: int, position: int) -> HttpR
     if intent in ("draft", "submit"):
         return _save(request, page, submit=intent == "submit")
     if intent == "skip":
+        if page.routed:
+            routing.skip(page)
+            return redirect(_routed_url(request, dataset_pk) or reverse("annotate_continue", args=[dataset_pk]))
         annotating.skip(page)
         return redirect(_next_url(request, dataset_pk, page.position))
+    if intent == "renew" and page.routed:
+        # The page's script, while the page is used: the reservation lasts (204 either way).
+        routing.renew(page)
+        return HttpResponse(status=204)
     if intent == "flag":
         return _flag(request, page)
     return HttpResponseBadRequest(_("Unknown action."))
@@ -247,12 +308,18 @@ def _next_item(request: HttpRequest, submitted: queues.ItemPage) -> HttpResponse
     next item without a page load: its item area, which htmx swaps in for the current one, at
     its URL, which htmx pushes into the browser's history (so back, reload and the address
     bar follow). Without script, and for the end of the queue, a redirect."""
-    next_url = _url_of_position(submitted.dataset_id, submitted.next_position)
+    next_position = submitted.next_position
+    if submitted.routed:
+        served = routing.next_item(request.user, submitted.dataset_id)
+        if served.state == routing.WAITING:
+            return _client_redirect(request, reverse("annotate_continue", args=[submitted.dataset_id]))
+        next_position = served.position
+    next_url = _url_of_position(submitted.dataset_id, next_position)
     if not request.htmx:
         return redirect(next_url)
     following = None
-    if submitted.next_position is not None:
-        following = queues.item_page(request.user, submitted.dataset_id, submitted.next_position)
+    if next_position is not None:
+        following = queues.item_page(request.user, submitted.dataset_id, next_position)
     if following is None:  # the end of the queue: a page of its own
         return HttpResponseClientRedirect(next_url)
     response = _item_page(request, following, layout=NEXT_ITEM_LAYOUT)
@@ -260,6 +327,10 @@ def _next_item(request: HttpRequest, submitted: queues.ItemPage) -> HttpResponse
     # settle:0ms: the new item's htmx attributes work, and its widget starts, in the same task.
     response["HX-Reswap"] = "outerHTML settle:0ms show:window:top"
     return push_url(response, next_url)
+
+
+def _client_redirect(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _flag(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:

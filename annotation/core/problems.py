@@ -92,6 +92,16 @@ MESSAGES: dict[str, str] = {
     "sample_after_assignment": _(
         "%(dataset)s has items assigned already: its sample is set before the first assignment"
     ),
+    # Routing (annotation.datasets.routing, annotation.annotate.routing).
+    "routing_after_answers": _(
+        "%(dataset)s has answers already: fixed queues or routing, answers per item and the pilot "
+        "are chosen before the first answer"
+    ),
+    "routing_without_k": _("routing needs the number of answers per item (k), 1 or more"),
+    "routing_bad_number": _("%(value)s is not a whole number of 1 or more"),
+    "pilot_too_large": _("a pilot of %(size)d items asked of a sample of %(count)d items"),
+    "pilot_without_routing": _("a pilot, a quota and reservations are settings of routing: turn routing on first"),
+    "not_routed": _("%(dataset)s gives fixed queues, not the next item: open its items by position"),
     # Assigning items (annotation.datasets.assigning).
     "per_item_too_small": _("annotators per item must be at least 1"),
     "too_few_annotators": _("%(per_item)d annotators per item need at least %(per_item)d annotators; %(given)d given"),

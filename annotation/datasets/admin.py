@@ -6,7 +6,17 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
-from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord
+from annotation.models import (
+    Assignment,
+    Dataset,
+    Flag,
+    GoldAnswer,
+    Item,
+    RemovalRecord,
+    RoutedAnnotator,
+    RoutedItem,
+    RoutingOrder,
+)
 
 
 @admin.register(Dataset)
@@ -14,8 +24,9 @@ class DatasetAdmin(OrganizerOnlyAdmin):
     list_display = ["name", "subtask", "frozen", "gold_synthetic", "gold_revealed", "created_by", "created_at"]
     list_filter = ["subtask", "frozen", "gold_synthetic", "gold_revealed"]
     search_fields = ["name", "source_filename", "source_sha256"]
+    # Routing and the pilot's size are chosen on the dataset's page, which refuses them after the first answer.
     readonly_fields = ["subtask", "source_filename", "source_sha256", "created_by", "created_at", "archived_at",
-                       "archived_by"]
+                       "archived_by", "routing", "answers_per_item", "pilot_size"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # A dataset is made by importing a checked inputs file, never by hand.
@@ -53,7 +64,8 @@ class AssignmentAdmin(OrganizerOnlyAdmin):
     list_filter = ["dataset", "annotator"]
     search_fields = ["item__external_id", "annotator__username", "dataset__name"]
     list_select_related = ["item", "annotator", "dataset"]
-    readonly_fields = ["dataset", "item", "annotator", "position", "skipped_at", "created_at"]
+    readonly_fields = ["dataset", "item", "annotator", "position", "skipped_at", "created_at", "reserved_until",
+                       "reservation_lapsed"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # Assignments come from the assignment flow, which keeps k, balance and order.
@@ -82,3 +94,29 @@ class RemovalRecordAdmin(HistoryAdmin):
     list_filter = ["kind", "action"]
     search_fields = ["name", "dataset_name", "by__username"]
     list_select_related = ["by"]
+
+
+# Routing's rows (annotation.datasets.routing, annotation.annotate.routing): written by its flows
+# only, which keep the load counters true; read only here.
+@admin.register(RoutedAnnotator)
+class RoutedAnnotatorAdmin(HistoryAdmin):
+    list_display = ["annotator", "dataset", "served", "joined_at"]
+    list_filter = ["dataset"]
+    search_fields = ["annotator__username", "dataset__name"]
+    list_select_related = ["annotator", "dataset"]
+
+
+@admin.register(RoutedItem)
+class RoutedItemAdmin(HistoryAdmin):
+    list_display = ["item", "dataset", "submitted", "reserved", "late", "pilot_rank"]
+    list_filter = ["dataset"]
+    search_fields = ["item__external_id", "dataset__name"]
+    list_select_related = ["item", "dataset"]
+
+
+@admin.register(RoutingOrder)
+class RoutingOrderAdmin(HistoryAdmin):
+    list_display = ["annotator", "rank", "item", "dataset", "skipped_at"]
+    list_filter = ["dataset"]
+    search_fields = ["annotator__username", "item__external_id", "dataset__name"]
+    list_select_related = ["annotator", "item", "dataset"]

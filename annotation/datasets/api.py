@@ -1,5 +1,5 @@
 """REST API of the datasets concern: an organizer withdraws a broken item, reads and sets a
-dataset's sample."""
+dataset's sample and its routing."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -14,6 +14,7 @@ from annotation.core.http import refusal_data, refusal_status
 from annotation.core.roles import ORGANIZER, has_role
 from annotation.core.serializers import RefusalSerializer
 from annotation.datasets.organizing import withdraw_item
+from annotation.datasets.routing import routing_description, set_routing
 from annotation.datasets.sampling import preview_sample, sample_ids, set_sample
 from annotation.models import Dataset, Item
 
@@ -86,3 +87,46 @@ def dataset_sample(request: Request, pk: int) -> Response:
         dataset.refresh_from_db()
     return Response({"size": dataset.sample_size, "seed": dataset.sample_seed, "field": dataset.sample_field,
                      "ids": sample_ids(dataset), "strata": strata})
+
+
+class RoutingStateSerializer(serializers.Serializer):
+    answers_per_item = serializers.IntegerField()
+    items_by_answers = serializers.DictField(child=serializers.IntegerField(),
+                                             help_text="submitted answers (0..k, k: k or more) -> items")
+    reserved_items = serializers.IntegerField(help_text="items with an open reservation")
+    late_answers = serializers.IntegerField(help_text="answers submitted after their reservation expired")
+    late_items = serializers.IntegerField(help_text="items with such an answer")
+    pilot_items = serializers.IntegerField()
+    pilot_open = serializers.BooleanField()
+    annotators = serializers.ListField(child=serializers.DictField(), help_text="username, served, submitted, quota")
+
+
+class RoutingSerializer(serializers.Serializer):
+    routing = serializers.BooleanField(required=False, help_text="true: routing; false: fixed queues")
+    answers_per_item = serializers.IntegerField(min_value=1, required=False, allow_null=True, help_text="k")
+    reservation_minutes = serializers.IntegerField(min_value=1, required=False)
+    pilot_size = serializers.IntegerField(min_value=0, required=False)
+    pilot_open = serializers.BooleanField(required=False, help_text="serve the rest after the pilot")
+    quota = serializers.IntegerField(min_value=1, required=False, allow_null=True, help_text="null: no limit")
+    state = RoutingStateSerializer(read_only=True, allow_null=True, help_text="null for fixed queues")
+
+
+@extend_schema(methods=["GET"], responses=RoutingSerializer)
+@extend_schema(methods=["PUT"], request=RoutingSerializer, responses={200: RoutingSerializer, 422: RefusalSerializer})
+@api_view(["GET", "PUT"])
+def dataset_routing(request: Request, pk: int) -> Response:
+    """Organizers: fixed queues or routing, its settings and the sample's state. PUT changes the
+    fields it names (fixed queues or routing, k and the pilot's size before the first answer)."""
+    if not has_role(request.user, ORGANIZER):
+        raise PermissionDenied
+    dataset = get_object_or_404(Dataset, pk=pk)
+    if request.method == "PUT":
+        incoming = RoutingSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        changes = dict(incoming.validated_data)
+        changes.setdefault("quota", False)
+        try:
+            dataset = set_routing(dataset, **changes)
+        except Refused as refusal:
+            return Response(refusal_data(refusal), status=refusal_status(refusal))
+    return Response(routing_description(dataset))

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, F, Max, OuterRef
 
 from annotation.core.errors import Refused
 from annotation.core.problems import problem
 from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
 from annotation.core.statistics import analyze_after_commit
 from annotation.datasets.sampling import served_items
-from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item
+from annotation.models import Adjudication, Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem, RoutingOrder
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def is_control_position(dataset: Dataset, username: str, position: int) -> bool:
     return offset == control_slot(dataset, username, block)
 
 
-def _control_items(dataset: Dataset, user: User) -> list[int]:
+def control_items_left(dataset: Dataset, user: User) -> list[int]:
     """The control pool's items the annotator has not been given yet, in their seeded order."""
     if not dataset.control_rate:
         return []
@@ -76,8 +76,12 @@ def _control_items(dataset: Dataset, user: User) -> list[int]:
 
 
 def assign(dataset: Dataset, annotators: list[User], per_item: int) -> AssignmentResult:
-    """Give every item `per_item` distinct annotators, adding to what exists, never removing."""
-    _check_annotators(dataset, annotators)
+    """Give every item `per_item` distinct annotators, adding to what exists, never removing.
+    A routed dataset (annotation.datasets.routing) takes the annotators in instead (``join``):
+    its answers per item are its own setting."""
+    if Dataset.objects.filter(pk=dataset.pk, routing=True).exists():
+        return join(dataset, annotators)
+    check_annotators(dataset, annotators)
     if per_item < 1:
         raise Refused.of("per_item_too_small")
     if per_item > len(annotators):
@@ -114,6 +118,8 @@ def release_items(
     """
     if by is not None:
         check_may_manage(by, departed)
+    if Dataset.objects.filter(pk=dataset.pk, routing=True).exists():
+        return _leave_routing(dataset, departed)
     with transaction.atomic():
         dataset = _lock(dataset)
         submitted = Annotation.objects.filter(
@@ -135,7 +141,7 @@ def release_items(
             )
         else:
             annotators = [user for user in annotators if user.pk != departed.pk]
-        _check_annotators(dataset, annotators)
+        check_annotators(dataset, annotators)
         assignees, load = _current_assignments(dataset)
         for item_id in released_ids:
             assignees[item_id].discard(departed.pk)
@@ -163,7 +169,45 @@ def release_items(
     )
 
 
-def _check_annotators(dataset: Dataset, annotators: list[User]) -> None:
+def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
+    """Make the annotators the routed dataset's (those already in it aside), each with their own
+    order of its items, drawn once: ``added`` counts the items each may now be given."""
+    check_annotators(dataset, annotators)
+    with transaction.atomic():
+        dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
+        present = set(dataset.routed_annotators.values_list("annotator_id", flat=True))
+        item_ids = list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
+        added: dict[str, int] = {}
+        orders = []
+        for user in annotators:
+            if user.pk in present:
+                continue
+            RoutedAnnotator.objects.create(dataset=dataset, annotator=user)
+            orders += [RoutingOrder(dataset=dataset, annotator=user, item_id=item_id, rank=rank)
+                       for rank, item_id in enumerate(annotator_order(dataset, user, item_ids), start=1)]
+            added[user.get_username()] = len(item_ids)
+        RoutingOrder.objects.bulk_create(orders, batch_size=2000)
+    return AssignmentResult(added=added, removed={})
+
+
+def _leave_routing(dataset: Dataset, departed: User) -> AssignmentResult:
+    """A routed dataset: the departed annotator's reservations go back to routing (their items'
+    load falls) and they are served no more; what they submitted stays theirs."""
+    with transaction.atomic():
+        submitted = Annotation.objects.filter(item=OuterRef("item"), annotator=departed, status=Annotation.Status.SUBMITTED)
+        unanswered = list(Assignment.objects.select_for_update().filter(dataset=dataset, annotator=departed)
+                          .exclude(Exists(submitted)).order_by("item_id").values_list("pk", "item_id", "reserved_until"))
+        for _pk, item_id, reserved_until in unanswered:
+            if reserved_until is not None:
+                RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") - 1)
+        Assignment.objects.filter(pk__in=[pk for pk, _item_id, _reserved in unanswered]).delete()
+        removed = len(unanswered)
+        RoutingOrder.objects.filter(dataset=dataset, annotator=departed).delete()
+        RoutedAnnotator.objects.filter(dataset=dataset, annotator=departed).delete()
+    return AssignmentResult(added={}, removed={departed.get_username(): removed})
+
+
+def check_annotators(dataset: Dataset, annotators: list[User]) -> None:
     if not annotators:
         raise Refused.of("no_annotators")
     if len({user.pk for user in annotators}) != len(annotators):
@@ -273,7 +317,7 @@ def _append_to_queues(dataset: Dataset, new: dict[User, list[int]], item_ids: li
         wanted = set(ids)
         start = last_positions.get(user.pk) or 0
         ordered = [item_id for item_id in annotator_order(dataset, user, item_ids) if item_id in wanted]
-        controls = _control_items(dataset, user)
+        controls = control_items_left(dataset, user)
         position = start
         for item_id in ordered:
             position += 1

@@ -11,7 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, TextField, Value
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast, Coalesce
 from django.utils.translation import gettext_lazy as _
 
@@ -26,6 +40,7 @@ from annotation.models import (
     Flag,
     GoldAnswer,
     Item,
+    RoutedItem,
 )
 
 PAGE_SIZE = 50
@@ -38,6 +53,7 @@ STATES = {
     "disagreement": _("disagreement"),
     "flagged": _("flagged"),
     "withdrawn": _("withdrawn"),
+    "pilot": _("pilot"),
 }
 
 # The orders of the browser (?sort=): their words and the ordering they stand for.
@@ -58,11 +74,13 @@ def _count(model, where: Q, distinct: str = "") -> Coalesce:
 
 
 def browsed_items(dataset: Dataset) -> QuerySet[Item]:
-    """The dataset's items with ``submitted``, ``assigned``, ``distinct_answers`` and ``flagged``."""
+    """The dataset's items with ``submitted``, ``assigned`` (a routed dataset: its k, the answers
+    an item is routed to), ``distinct_answers``, ``flagged`` and ``pilot`` (a routed dataset's pilot item)."""
     submitted = Q(status=Annotation.Status.SUBMITTED)
     return Item.objects.filter(dataset=dataset).annotate(
         submitted=_count(Annotation, submitted),
-        assigned=_count(Assignment, Q()),
+        assigned=Case(When(dataset__routing=True, then=F("dataset__answers_per_item")), default=_count(Assignment, Q())),
+        pilot=Exists(RoutedItem.objects.filter(item=OuterRef("pk"), pilot_rank__isnull=False)),
         distinct_answers=_count(Annotation, submitted, distinct="normalised_answer"),
         flagged=Exists(Flag.objects.filter(item=OuterRef("pk"))),
     )
@@ -82,6 +100,8 @@ def _in_state(items: QuerySet[Item], state: str) -> QuerySet[Item]:
         return present.filter(distinct_answers__gt=1)
     if state == "flagged":
         return present.filter(flagged=True)  # a flag that withdrew its item is settled: "withdrawn" lists it
+    if state == "pilot":
+        return items.filter(pilot=True)
     return items
 
 

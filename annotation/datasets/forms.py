@@ -72,3 +72,35 @@ class ResolveFlagForm(forms.Form):
         label=_("Resolution note"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=MAX_COMMENT
     )
     withdraw = forms.BooleanField(label=_("Withdraw the item (it is broken)"), required=False)
+
+
+class RoutingForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=_("Which items each annotator gets"),
+        choices=[("fixed", _("Fixed queues: each annotator's assigned items, in their own order")),
+                 ("routing", _("Routing: the next item to whoever asks, until each item has k answers"))],
+        widget=forms.RadioSelect,
+    )
+    answers_per_item = forms.IntegerField(label=_("Answers per item (k)"), min_value=1, required=False)
+    reservation_minutes = forms.IntegerField(label=_("Reservation of an opened item (minutes)"), min_value=1, initial=20)
+    pilot_size = forms.IntegerField(label=_("Pilot: the first m items of the sample to every annotator first"),
+                                    min_value=0, initial=0)
+    pilot_open = forms.BooleanField(label=_("Serve the rest after the pilot"), required=False)
+    quota = forms.IntegerField(label=_("Items per annotator at most (empty: no limit)"), min_value=1, required=False)
+
+    @classmethod
+    def of_dataset(cls, dataset: Dataset) -> "RoutingForm":
+        return cls(initial={
+            "mode": "routing" if dataset.routing else "fixed", "answers_per_item": dataset.answers_per_item,
+            "reservation_minutes": dataset.reservation_minutes, "pilot_size": dataset.pilot_size,
+            "pilot_open": dataset.pilot_open, "quota": dataset.quota,
+        })
+
+    def settings(self) -> dict:
+        """What set_routing is given: fixed queues take none of routing's settings."""
+        data = self.cleaned_data
+        if data["mode"] == "fixed":
+            return {"routing": False}
+        return {"routing": True, "answers_per_item": data["answers_per_item"],
+                "reservation_minutes": data["reservation_minutes"] or 20, "pilot_size": data["pilot_size"] or 0,
+                "pilot_open": data["pilot_open"], "quota": data["quota"]}

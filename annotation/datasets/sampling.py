@@ -41,7 +41,8 @@ def set_sample(dataset: Dataset, size: int | None, seed: int | None = None, fiel
         raise Refused.of("sample_without_seed", "seed")
     with transaction.atomic():
         dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
-        if Assignment.objects.filter(item__dataset=dataset).exists():
+        # A routed dataset's annotators hold their order of the sample from when they joined.
+        if Assignment.objects.filter(item__dataset=dataset).exists() or dataset.routed_annotators.exists():
             raise Refused.of("sample_after_assignment", dataset=dataset.name)
         drawn = None if size is None else preview_sample(dataset, size, seed, field)
         dataset.items.update(sample_rank=None)

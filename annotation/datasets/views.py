@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -19,7 +20,15 @@ from annotation.core.http import refusal_status
 from annotation.core.roles import organizer_required
 from annotation.datasets import removing
 from annotation.datasets.assigning import assign, release_items
-from annotation.datasets.forms import AssignForm, GoldForm, ImportForm, ReleaseForm, ResolveFlagForm, SampleForm
+from annotation.datasets.forms import (
+    AssignForm,
+    GoldForm,
+    ImportForm,
+    ReleaseForm,
+    ResolveFlagForm,
+    RoutingForm,
+    SampleForm,
+)
 from annotation.datasets.importing import import_dataset, import_gold
 from annotation.datasets.organizing import resolve_flag, set_frozen
 from annotation.datasets.progress import (
@@ -34,6 +43,7 @@ from annotation.datasets.progress import (
     open_flag_count,
     withdrawn_items,
 )
+from annotation.datasets.routing import routing_state, set_routing
 from annotation.datasets.sampling import preview_sample, sample_ids, served_items, set_sample
 from annotation.models import Dataset, Flag
 from annotation.subtasks.problem_texts import organizer_problems
@@ -55,8 +65,9 @@ def dataset_list(request: HttpRequest) -> HttpResponse:
 @organizer_required
 @require_http_methods(["GET", "POST"])
 def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The dataset page; POST freezes/unfreezes it, changes its adjudication settings, or
-    resolves a flag, perhaps withdrawing its item (htmx: the flag's row)."""
+    """The dataset page; POST freezes/unfreezes it, changes its adjudication settings or its
+    routing (fixed queues or routing and its settings), or resolves a flag, perhaps
+    withdrawing its item (htmx: the flag's row)."""
     dataset = get_object_or_404(Dataset, pk=pk)
     if request.method == "POST":
         action = request.POST.get("action")
@@ -71,6 +82,18 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             if form.is_valid():
                 set_adjudication_settings(dataset, **form.cleaned_data)
                 messages.success(request, _("Adjudication settings saved."))
+            return redirect("organizer_dataset", pk=dataset.pk)
+        if action == "routing":
+            form = RoutingForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+                return redirect("organizer_dataset", pk=dataset.pk)
+            try:
+                set_routing(dataset, **form.settings())
+            except Refused as refused:
+                messages.error(request, " ".join(refused.messages))
+            else:
+                messages.success(request, _("The routing settings are saved."))
             return redirect("organizer_dataset", pk=dataset.pk)
         if action == "resolve":
             flag_pk = request.POST.get("flag", "")
@@ -102,6 +125,8 @@ def dataset_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "progress": annotator_progress(dataset),
             "flags": dataset_flags(dataset),
             "adjudication_form": AdjudicationSettingsForm(instance=dataset),
+            "routing_form": RoutingForm.of_dataset(dataset),
+            "routing": routing_state(dataset, timezone.now()),
             "withdrawn": withdrawn_items(dataset),
             "gold_additions": gold_additions(dataset),
             "model_submissions": model_submissions(dataset),

@@ -7,6 +7,7 @@ training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
 results        ModelSubmission, Campaign, StoredReport, StoredReportPart, Pseudonym, CampaignProtocol
 accounts       KeyPreference (and single_keys_for)
+routing        RoutedAnnotator, RoutedItem, RoutingOrder
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -23,6 +24,7 @@ from annotation.models.results import (
     StoredReport,
     StoredReportPart,
 )
+from annotation.models.routing import RoutedAnnotator, RoutedItem, RoutingOrder
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
@@ -49,4 +51,7 @@ __all__ = [
     "CampaignProtocol",
     "KeyPreference",
     "single_keys_for",
+    "RoutedAnnotator",
+    "RoutedItem",
+    "RoutingOrder",
 ]

@@ -75,6 +75,18 @@ class Dataset(models.Model):
     sample_size = models.PositiveIntegerField(_("sample size"), null=True, blank=True)
     sample_seed = models.PositiveBigIntegerField(_("sample seed"), null=True, blank=True)
     sample_field = models.CharField(_("sample stratified by"), max_length=200, blank=True)
+    # Routing (annotation.annotate.routing) instead of fixed queues: each item of the sample
+    # goes to the next annotator who asks until it has `answers_per_item` answers, counting
+    # open reservations; chosen before the first answer. Fixed queues (False) are the default.
+    routing = models.BooleanField(_("routing"), default=False)
+    answers_per_item = models.PositiveIntegerField(_("answers per item (k)"), null=True, blank=True)
+    reservation_minutes = models.PositiveIntegerField(_("reservation (minutes)"), default=20)
+    # The pilot: the first `pilot_size` items of the sample go to every annotator first, exempt
+    # from k; the rest are served once the organizer opens them.
+    pilot_size = models.PositiveIntegerField(_("pilot items"), default=0)
+    pilot_open = models.BooleanField(_("the rest open after the pilot"), default=False)
+    # At most this many items (positions, control items among them) per annotator; None: no limit.
+    quota = models.PositiveIntegerField(_("items per annotator at most"), null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -107,6 +119,11 @@ class Dataset(models.Model):
                 | Q(sample_size__isnull=False, sample_seed__isnull=False),
                 name="dataset_sample_size_with_seed",
             ),
+            models.CheckConstraint(
+                condition=Q(routing=False) | Q(answers_per_item__gte=1), name="dataset_routing_with_k"
+            ),
+            models.CheckConstraint(condition=Q(reservation_minutes__gte=1), name="dataset_reservation_positive"),
+            models.CheckConstraint(condition=Q(quota__isnull=True) | Q(quota__gte=1), name="dataset_quota_positive"),
         ]
 
     def __str__(self) -> str:
@@ -187,6 +204,10 @@ class Assignment(models.Model):
     # while keeping their number in the annotator's order.
     skipped_at = models.DateTimeField(null=True, blank=True, verbose_name=_("skipped at"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    # Routed datasets only: the item is reserved for the annotator until then (None: no open
+    # reservation); `reservation_lapsed`: a reservation of it expired before its answer came.
+    reserved_until = models.DateTimeField(_("reserved until"), null=True, blank=True)
+    reservation_lapsed = models.BooleanField(_("reservation lapsed"), default=False)
 
     class Meta:
         ordering = ["dataset", "annotator", "position"]
@@ -197,6 +218,11 @@ class Assignment(models.Model):
             models.UniqueConstraint(
                 fields=["dataset", "annotator", "position"], name="assignment_unique_position"
             ),
+        ]
+        # The open reservations only (few): what routing releases when they expire.
+        indexes = [
+            models.Index(fields=["dataset", "reserved_until"], condition=Q(reserved_until__isnull=False),
+                         name="assignment_reserved"),
         ]
 
     def __str__(self) -> str:

@@ -55,6 +55,8 @@ def dataset_agreement(request: Request, pk: int) -> Response:
                          description="the file: how many items a majority export filled from the adjudications"),
         OpenApiParameter("X-Export-Complete", str, OpenApiParameter.HEADER, response=[200], enum=["true", "false"],
                          description="the file: false when it leaves out items for another reason than withdrawal"),
+        OpenApiParameter("X-Export-Pilot", str, OpenApiParameter.HEADER, response=[200],
+                         description="the file: the ids of a routed dataset's pilot items, comma-separated (empty: none)"),
     ],
     responses={
         (200, "application/jsonl"): OpenApiTypes.BINARY,

@@ -23,6 +23,8 @@ def export_download(export: Export, left_out: bool = False) -> StreamingHttpResp
     response["X-Export-Left-Out"] = str(len(export.left_out))
     response["X-Export-Filled"] = str(len(export.filled))
     response["X-Export-Complete"] = "true" if export.complete else "false"
+    # A routed dataset's pilot items (annotation.datasets.routing), comma-separated: marked in every export.
+    response["X-Export-Pilot"] = ",".join(export.pilot)
     return response
 
 

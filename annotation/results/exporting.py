@@ -40,19 +40,19 @@ import os
 import tempfile
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 
 from annotation.adjudicate.selectors import adjudicated_source
 from annotation.core.errors import NotExportable, NothingToExport, Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.datasets.progress import withdrawn_items
-from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag
+from annotation.models import Adjudication, Annotation, AnnotationRevision, Assignment, Dataset, Flag, RoutedItem
 from annotation.results.agreement import DatasetAnswers, counted_items, dataset_answers, submission_filename
 from annotation.results.formats import spreadsheet_text
 from scoring.agreement import normalised_majority_answer
@@ -83,7 +83,9 @@ CHUNK_BYTES = 64 * 1024
 
 
 # The columns of the ``all`` export, in order.
-ALL_FIELDS = ("id", "annotator", "answer", "version", "revisions", "active_ms", "submitted_at", "flags", "adjudication")
+# "pilot": the item is one of a routed dataset's pilot items (annotation.datasets.routing).
+ALL_FIELDS = ("id", "annotator", "answer", "version", "revisions", "active_ms", "submitted_at", "flags", "adjudication",
+              "pilot")
 
 
 @dataclass(frozen=True)
@@ -177,13 +179,21 @@ class DatasetReads:
 
     def complete_items(self, excluded: frozenset[str] = frozenset()) -> list[str]:
         """External ids of the complete items, in input order: every assigned annotator (but the
-        ``excluded`` usernames) submitted, or the dataset is frozen, and at least two submitted
+        ``excluded`` usernames) submitted (routed: k answers are in), or the dataset is frozen, and at least two submitted
         answers count. The pooled sources are scored on these (a complete item without an answer
         of the source counts as missing): leaving such items out would favour the easy ones."""
         answered = Counter(external_id for username, ids in self.answers.submitted.items()
                            if username not in excluded for external_id in ids)
-        waiting = set() if self.dataset.frozen else {
-            external_id for username, ids in self.unanswered.items() if username not in excluded for external_id in ids}
+        if self.dataset.frozen:
+            waiting = set()
+        elif self.dataset.routing:
+            # A routed item is complete at k submitted answers (annotation.annotate.routing): its
+            # lapsed reservations are no answers to wait for.
+            every = Counter(external_id for ids in self.answers.submitted.values() for external_id in ids)
+            waiting = {item.external_id for item in self.answers.items if every[item.external_id] < self.dataset.answers_per_item}
+        else:
+            waiting = {external_id for username, ids in self.unanswered.items() if username not in excluded
+                       for external_id in ids}
         return [item.external_id for item in self.answers.items
                 if answered[item.external_id] >= 2 and item.external_id not in waiting]
 
@@ -248,6 +258,7 @@ class Export:
     fill: str = ""  # what filled the items without a majority ("adjudicated"), or ""
     records: list[dict] = field(default_factory=list)  # what ``data`` holds, one a line (submissions)
     excluded: list[str] = field(default_factory=list)  # usernames whose answers a pooled source leaves out
+    pilot: list[str] = field(default_factory=list)  # external ids of its pilot items (routed datasets), input order
 
     @cached_property
     def data(self) -> bytes:
@@ -330,7 +341,14 @@ def build_export(dataset: Dataset, source: str, format: str = "jsonl", fill: str
         export = all_answers_export(dataset, format)
     if not export.n_records:
         raise NothingToExport(source, dataset.name, len(export.left_out))
-    return export
+    return replace(export, pilot=pilot_ids(dataset))
+
+
+def pilot_ids(dataset: Dataset) -> list[str]:
+    """External ids of a routed dataset's pilot items, in input order (none without a pilot):
+    every export and the report name them."""
+    pilot = RoutedItem.objects.filter(dataset=dataset, pilot_rank__isnull=False)
+    return list(pilot.order_by("item__ordinal").values_list("item__external_id", flat=True))
 
 
 def checked_submission(reads: DatasetReads, lines: list[dict], filename: str) -> bytes:
@@ -411,8 +429,8 @@ def adjudicated_export(reads: DatasetReads, excluded: frozenset[str] = frozenset
 
 def all_answer_records(dataset: Dataset) -> Iterator[dict]:
     """One record per submitted answer of the counted items (drafts excluded), in input order
-    then by annotator: four queries (answers, revision counts, flag counts, adjudication
-    sources), each a plain scan of the dataset."""
+    then by annotator: four queries (answers with their pilot mark, revision counts, flag
+    counts, adjudication sources), each a plain scan of the dataset."""
     revisions = dict(
         AnnotationRevision.objects.filter(annotation__item__dataset=dataset).order_by()
         .values("annotation_id").annotate(count=Count("pk")).values_list("annotation_id", "count")
@@ -423,18 +441,21 @@ def all_answer_records(dataset: Dataset) -> Iterator[dict]:
         .values("item_id", "raised_by_id").annotate(count=Count("pk")).values_list("item_id", "raised_by_id", "count")
     }
     adjudications = dict(Adjudication.objects.filter(item__dataset=dataset).values_list("item_id", "source"))
+    # A routed dataset's pilot item (annotation.datasets.routing), read with the answer.
+    pilot = Exists(RoutedItem.objects.filter(item=OuterRef("item"), pilot_rank__isnull=False))
     rows = (
         Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+        .annotate(pilot=pilot)
         .order_by("item__ordinal", "annotator__username")
         .values_list("pk", "item_id", "annotator_id", "item__external_id", "annotator__username", "answer",
-                     "version", "active_ms", "submitted_at")
+                     "version", "active_ms", "submitted_at", "pilot")
     )
-    for pk, item_id, user_id, external_id, username, answer, version, active_ms, submitted_at in rows:
+    for pk, item_id, user_id, external_id, username, answer, version, active_ms, submitted_at, is_pilot in rows:
         fields = submission_line(dataset.subtask, external_id, answer)
         del fields["id"]
         yield dict(zip(ALL_FIELDS, (external_id, username, fields, version, revisions.get(pk, 0), active_ms,
                                     submitted_at.isoformat() if submitted_at else None, flags.get((item_id, user_id), 0),
-                                    adjudications.get(item_id))))
+                                    adjudications.get(item_id), is_pilot)))
 
 
 def csv_bytes(records: Iterable[dict]) -> bytes:

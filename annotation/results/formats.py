@@ -364,6 +364,9 @@ def _report_text(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
     if dawid_skene_note(report):
         notes.append(dawid_skene_note(report))
+    pilot = report["sample"].get("pilot_items")
+    if pilot:
+        notes.append(f"pilot items (answered by every annotator, beyond k): {', '.join(pilot)}")
     caption = (f"{report['dataset']} ({report['subtask']}): {score_name(report['subtask'])} per source, 95% interval "
                f"({report['resamples']} resamples, seed {report['seed']}); computed {moment_text(report['computed_at'])}, "
                f"{'frozen' if report['frozen'] else 'not frozen'}")

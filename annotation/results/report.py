@@ -30,7 +30,7 @@ from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.datasets.sampling import sample_ids
 from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
-from annotation.results.exporting import DatasetReads, Export, build_export
+from annotation.results.exporting import DatasetReads, Export, build_export, pilot_ids
 from annotation.results.formats import p_figure, percent
 from annotation.training.selectors import training_procedure
 from scoring.agreement import agreement_figures
@@ -461,8 +461,11 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "banner": SYNTHETIC_BANNER if dataset.gold_synthetic else None,
         "n_items": dataset.items.count(),
         # The items annotators were given (`python manage.py sample`; size null: every item).
+        # A routed dataset's pilot items (annotation.datasets.routing) are answered by every
+        # annotator, beyond k: named here, as in every export.
         "sample": {"size": dataset.sample_size, "seed": dataset.sample_seed, "field": dataset.sample_field,
-                   "ids": sample_ids(dataset)},
+                   "ids": sample_ids(dataset), "routing": dataset.routing, "answers_per_item": dataset.answers_per_item,
+                   "pilot_items": pilot_ids(dataset)},
         "n_gold": len(gold),
         "n_withdrawn": len(reads.withdrawn),
         "resamples": resamples,

@@ -93,7 +93,7 @@ def test_the_schema_documents_errors_pages_exports_and_reports(organizer):
     export = schema["paths"]["/api/datasets/{id}/export"]["get"]["responses"]["200"]["content"]
     assert set(export) == {"application/jsonl", "text/csv", "text/tab-separated-values", "application/json"}
     export_headers = schema["paths"]["/api/datasets/{id}/export"]["get"]["responses"]["200"]["headers"]
-    assert set(export_headers) == {"X-Export-Left-Out", "X-Export-Filled", "X-Export-Complete"}
+    assert set(export_headers) == {"X-Export-Left-Out", "X-Export-Filled", "X-Export-Complete", "X-Export-Pilot"}
     report = schema["paths"]["/api/datasets/{id}/report"]["get"]["responses"]
     assert report["202"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Computing"}
     assert "Retry-After" in report["202"]["headers"]

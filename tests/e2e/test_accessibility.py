@@ -20,7 +20,10 @@ from playwright.sync_api import Browser, Page
 
 from annotation.accounts.services import password_link
 from annotation.adjudicate.selectors import open_disagreements
+from annotation.annotate import routing
 from annotation.core.files import SourceFile
+from annotation.datasets.assigning import assign
+from annotation.datasets.routing import set_routing
 from annotation.models import Dataset
 from annotation.results.computing import serve_report
 from annotation.results.report import DEFAULT_SEED
@@ -57,6 +60,7 @@ PAGES = [
     State("home", "annotator"),
     *(State("annotate_item", "annotator", subtask) for subtask in RECORDS),
     State("queue_done", "annotator"),
+    State("annotate_continue", "annotator", "routing, nothing available now"),
     State("my_answers", "annotator"),
     State("training_item", "annotator", "wsd"),
     State("adjudicate_home", "adjudicator"),
@@ -64,6 +68,7 @@ PAGES = [
     State("adjudicate_item", "adjudicator", "discourse, editing"),
     State("adjudicate_done", "adjudicator"),
     State("organizer_datasets", "organizer"),
+    State("organizer_dataset", "organizer", "routing and the state of its sample"),
     State("organizer_import", "organizer"),
     State("organizer_accounts", "organizer"),
     State("organizer_dataset", "organizer"),
@@ -159,6 +164,10 @@ def campaign() -> Campaign:
     lines = "".join(json.dumps({"id": item_id, "answer": "A"}) + "\n" for item_id in (RECORDS["wsd"]["id"], "second"))
     model = upload_model_submission(dataset=own["wsd"], name="model-x", submission=SourceFile("m.jsonl", lines.encode()))
     paths["organizer_model_removal"] = reverse("organizer_model_removal", args=[own["wsd"].pk, model.pk])
+    routed = set_routing(make_dataset("commas", [RECORDS["commas"]]), routing=True, answers_per_item=1, quota=3)
+    holder = make_user("annotator", username="holder")
+    assign(routed, [holder, annotator], 1)
+    routing.next_item(holder, routed.pk)  # the one item reserved by another: nothing for the reader now
     # The report pages find their computation finished, as in production where the worker made
     # it: computed inline by the first GET (the tests' immediate task backend), the campaign's
     # and the dataset's took longer than the 30 s a page load may take on a loaded machine.
@@ -166,7 +175,11 @@ def campaign() -> Campaign:
         assert serve_report(**target, seed=DEFAULT_SEED, exclude_below_control=False).stored is not None
     by_state = {}
     for state in PAGES:
-        if state.name == "annotate_item":
+        if state.name == "annotate_continue":
+            by_state[state] = reverse("annotate_continue", args=[routed.pk])
+        elif state.name == "organizer_dataset" and state.shows:
+            by_state[state] = reverse("organizer_dataset", args=[routed.pk])
+        elif state.name == "annotate_item":
             by_state[state] = item_paths[state.shows]
         elif state.name == "adjudicate_item":
             subtask = state.shows.split(",")[0]

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 
 from annotation.core.admin import OrganizerOnlyMixin
 from annotation.datasets.assigning import assign
+from annotation.datasets.routing import set_routing
 from annotation.models import (
     Adjudication,
     AdjudicationClaim,
@@ -28,6 +29,9 @@ from annotation.models import (
     ModelSubmission,
     Pseudonym,
     RemovalRecord,
+    RoutedAnnotator,
+    RoutedItem,
+    RoutingOrder,
     StoredReport,
     StoredReportPart,
     TrainingAnswer,
@@ -45,7 +49,7 @@ MODELS = [model._meta.model_name for model in APP_MODELS]
 # only a superuser deletes it.
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
-    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, Pseudonym,
+    TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, Pseudonym, RoutedAnnotator, RoutedItem, RoutingOrder,
 ]
 
 
@@ -91,6 +95,9 @@ def campaign():
                                          computed_at=timezone.now(), report={"dataset": dataset.name})
     StoredReportPart.objects.create(stored=stored, kind="file", key="csv", content="a,b\n")
     KeyPreference.objects.create(user=annotator, single_keys=False)
+    routed = make_dataset("wsd", [{"id": "routed-a", "reference_sentence": "x", "candidates": {}}], name="sample-wsd-routed")
+    set_routing(routed, routing=True, answers_per_item=1)
+    assign(routed, [annotator], 1)
     return dataset
 
 
@@ -149,7 +156,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 21
+    assert len(APP_MODELS) == 24
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__

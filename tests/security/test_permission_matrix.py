@@ -29,7 +29,7 @@ APPLICATION = {
     "api_schema":            "403/403 200/405 200/405 200/405 200/405",
     "api_docs":              "302/302 200/405 200/405 200/405 200/405",
     "home":                  "302/302 200/405 200/405 200/405 200/405",
-    "annotate_continue":     "302/302 302/405 404/405 403/403 403/403",
+    "annotate_continue":     "302/302 302/405 404/404 403/403 403/403",  # POST: a routed dataset's next item
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
@@ -44,6 +44,9 @@ APPLICATION = {
     "api_adjudication_settings": "403/403 403/405 403/405 403/405 200/405",
     "api_withdraw":              "403/403 405/403 405/403 405/403 405/400",
     "api_dataset_sample":        "403/403 403/405 403/405 403/405 200/405",
+    "api_dataset_routing":       "403/403 403/405 403/405 403/405 200/405",
+    # POST only; the campaign's dataset gives fixed queues: its annotator is refused (422).
+    "api_next_item":             "403/403 405/422 405/404 405/403 405/403",
     "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
     "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
     "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",

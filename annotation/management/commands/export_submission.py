@@ -42,6 +42,8 @@ class Command(DataCommand):
             self.stderr.write(f"left out: {external_id}: {reason}")
         for external_id, reason in export.filled:
             self.stderr.write(f"filled from {fill}: {external_id}: {reason}")
+        for external_id in export.pilot:
+            self.stderr.write(f"pilot item: {external_id}")
         filled = f", {len(export.filled)} filled from {fill}" if fill else ""
         self.stdout.write(
             f"Wrote {export.n_records} records of {source} to {output}; {len(export.left_out)} items left out{filled}"

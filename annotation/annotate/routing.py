@@ -1,0 +1,264 @@
+"""Routing, the annotator's side (writes): the next item of a routed dataset, its reservation
+(renewed, released by Skip, expired), and the count of a submitted answer.
+
+An item's load is its submitted answers plus its reservations (RoutedItem's counters). The
+next item is, among the sample items the annotator has not answered, one with load below k
+and the largest load, ties in the annotator's own order (RoutingOrder); skipped items after
+every other; the pilot's items first, to every annotator and exempt from k; an annotator at
+their quota only gets back the items they hold positions of. Every Nth position served is a
+control item (annotation.datasets.assigning's control positions, the dataset's control seed).
+
+Race-free in the database: the item is chosen with ``FOR UPDATE OF its counter SKIP LOCKED``
+and its counter raised in the same transaction, so two annotators never take the last place
+of one item, and a counter changed meanwhile is checked again by PostgreSQL before the lock
+is granted. An annotator's own choices run one at a time (their RoutedAnnotator row is locked).
+A reservation held past its time counts as load until it is released (at the next choice in
+the dataset, a bounded batch); an answer that comes after that is stored and counted, and
+counted again as late. The choice reads a few small sets, none growing with the dataset
+(``_stage_sql``): the pilot, the items in progress (given to someone, short of k), the first
+untouched item from the annotator's cursor in their order, their own positions and skips.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cache
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.db.models import Case, F, When
+from django.utils import timezone
+
+from annotation.annotate.queue import ItemPage
+from annotation.core import sql_rows
+from annotation.datasets.assigning import control_items_left, is_control_position
+from annotation.models import Annotation, Assignment, Item, RoutedAnnotator, RoutedItem, RoutingOrder
+
+ITEM = "item"  # an item is reserved for the annotator: its position
+WAITING = "waiting"  # nothing available now: every item left is at k or reserved by others
+DONE = "done"  # nothing remains for the annotator
+
+# Expired reservations released at one choice; more wait for the next.
+RELEASED_AT_ONCE = 200
+
+
+@dataclass(frozen=True)
+class Next:
+    state: str  # ITEM, WAITING or DONE
+    position: int | None = None
+    reserved_until: datetime | None = None
+
+
+# Cursor value of an annotator whose order holds no untouched item any more.
+EXHAUSTED = 2**31 - 1
+
+
+@cache
+def _stage_sql(stage: str, skip_locked: bool) -> str:
+    """SQL of one stage of the choice (each reads a set whose size does not grow with the
+    dataset), returning (item id, the annotator's assignment of it or NULL, load, rank):
+
+    - ``pilot``: the pilot's items (m of them), in the pilot's order, skipped ones last;
+    - ``in_progress``: the items already given to someone and not yet at k answers (a partial
+      index holds only them: about as many as annotators at work), largest load first;
+    - ``untouched``: the first item never given to anyone in the annotator's order, from their
+      cursor (which passes over the items others took, each once);
+    - ``own``: the annotator's own items (positions they hold: at their quota), skipped last;
+    - ``skipped``: the items the annotator skipped, oldest skip first."""
+    mine = f"""LEFT JOIN {sql_rows.table(Assignment)} h ON h.item_id = r.item_id AND h.annotator_id = %(annotator)s"""
+    item = f"JOIN {sql_rows.table(Item)} i ON i.id = r.item_id AND i.withdrawn_at IS NULL"
+    order = f"JOIN {sql_rows.table(RoutingOrder)} o ON o.annotator_id = %(annotator)s AND o.item_id = r.item_id"
+    unanswered = f"""NOT EXISTS (SELECT 1 FROM {sql_rows.table(Annotation)} s
+        WHERE s.item_id = r.item_id AND s.annotator_id = %(annotator)s AND s.status = 'submitted')"""
+    free = "(h.id IS NULL OR h.reserved_until IS NULL) AND (%(room)s OR h.id IS NOT NULL)"
+    below_k = "r.submitted + r.reserved < %(k)s"
+    items = sql_rows.table(RoutedItem)
+    query = {
+        "pilot": f"""FROM {items} r {order} {item} {mine}
+            WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered} AND {free}
+            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.pilot_rank""",
+        "in_progress": f"""FROM {items} r {order} {item} {mine}
+            WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete AND r.pilot_rank IS NULL
+              AND {below_k} AND o.skipped_at IS NULL AND {unanswered} AND {free}
+            ORDER BY r.submitted + r.reserved DESC, o.rank""",
+        "untouched": f"""FROM {sql_rows.table(RoutingOrder)} o
+            JOIN {items} r ON r.item_id = o.item_id {item} {mine}
+            WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.rank >= %(cursor)s
+              AND NOT r.touched AND r.pilot_rank IS NULL AND o.skipped_at IS NULL
+            ORDER BY o.rank""",
+        "own": f"""FROM {sql_rows.table(Assignment)} h
+            JOIN {items} r ON r.item_id = h.item_id {order} {item}
+            WHERE h.dataset_id = %(dataset)s AND h.annotator_id = %(annotator)s AND h.reserved_until IS NULL
+              AND r.pilot_rank IS NULL AND {below_k} AND {unanswered}
+            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
+        "skipped": f"""FROM {sql_rows.table(RoutingOrder)} o
+            JOIN {items} r ON r.item_id = o.item_id {item} {mine}
+            WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.skipped_at IS NOT NULL
+              AND r.pilot_rank IS NULL AND {below_k} AND {unanswered} AND {free}
+            ORDER BY o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
+    }[stage]
+    lock = " FOR UPDATE OF r SKIP LOCKED" if skip_locked else ""
+    return f"SELECT r.item_id, h.id, r.submitted + r.reserved, o.rank {query} LIMIT 1{lock}"
+
+
+@cache
+def _remains_sql() -> str:
+    """SQL: whether anything remains for the annotator (else the end page), bounded as the
+    stages are: a pilot item they have not answered, an item in progress they have not
+    answered, an untouched item past their cursor, an item they hold a position of below k,
+    or, while the rest after the pilot is closed, any item short of k."""
+    items, answers = sql_rows.table(RoutedItem), sql_rows.table(Annotation)
+    unanswered = f"""NOT EXISTS (SELECT 1 FROM {answers} s
+        WHERE s.item_id = r.item_id AND s.annotator_id = %(annotator)s AND s.status = 'submitted')"""
+    return f"""SELECT
+        EXISTS (SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered}
+                AND (%(room)s OR EXISTS (SELECT 1 FROM {sql_rows.table(Assignment)} h
+                                         WHERE h.item_id = r.item_id AND h.annotator_id = %(annotator)s)))
+        OR (NOT %(open)s AND EXISTS (SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND NOT r.complete
+                                     AND r.pilot_rank IS NULL))
+        OR (%(open)s AND %(room)s AND (%(cursor)s < {EXHAUSTED} OR EXISTS (
+            SELECT 1 FROM {items} r WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete
+              AND r.pilot_rank IS NULL AND r.submitted < %(k)s AND {unanswered})))
+        OR (%(open)s AND EXISTS (SELECT 1 FROM {sql_rows.table(Assignment)} h JOIN {items} r ON r.item_id = h.item_id
+            WHERE h.dataset_id = %(dataset)s AND h.annotator_id = %(annotator)s AND r.submitted < %(k)s
+              AND {unanswered}))"""
+
+
+def release_expired(dataset_id: int, now: datetime) -> int:
+    """Release the dataset's reservations that expired by ``now`` (a bounded batch), in item
+    order so that two releases never wait on each other; the rows another transaction holds
+    are left to it. Returns how many were released."""
+    with transaction.atomic(savepoint=False):
+        lapsed = list(
+            Assignment.objects.select_for_update(skip_locked=True)
+            .filter(dataset_id=dataset_id, reserved_until__lt=now)
+            .order_by("item_id")
+            .values_list("pk", "item_id")[:RELEASED_AT_ONCE]
+        )
+        if not lapsed:
+            return 0
+        Assignment.objects.filter(pk__in=[pk for pk, _ in lapsed]).update(reserved_until=None, reservation_lapsed=True)
+        for item_id in sorted({item_id for _, item_id in lapsed}):
+            held = sum(1 for _, lapsed_item in lapsed if lapsed_item == item_id)
+            RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") - held)
+    return len(lapsed)
+
+
+def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None = None) -> Next | None:
+    """Reserve the annotator's next item of the routed dataset (None: they are not one of its
+    annotators). The item they hold a reservation of comes first (renewed)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # In the choice's transaction: one commit less per choice (a release never waits on a
+        # choice: a choice locks its one counter last).
+        release_expired(dataset_id, now)
+        member = (RoutedAnnotator.objects.select_for_update(of=("self",)).select_related("dataset", "annotator")
+                  .filter(dataset_id=dataset_id, annotator=annotator, dataset__routing=True).first())
+        if member is None:
+            return None
+        dataset = member.dataset
+        until = now + timedelta(minutes=dataset.reservation_minutes)
+        held = Assignment.objects.filter(dataset=dataset, annotator=annotator, reserved_until__isnull=False).order_by("position").first()
+        if held is not None:
+            Assignment.objects.filter(pk=held.pk).update(reserved_until=until)
+            return Next(ITEM, held.position, until)
+        room = dataset.quota is None or member.served < dataset.quota
+        username = member.annotator.get_username()
+        if room and is_control_position(dataset, username, member.served + 1):
+            controls = control_items_left(dataset, member.annotator)
+            if controls:
+                return Next(ITEM, _new_position(member, controls[0], until), until)
+        params = {"dataset": dataset.pk, "annotator": annotator.pk, "k": dataset.answers_per_item, "room": room,
+                  "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor}
+        chosen = _choose(member, params)
+        if chosen is None:
+            with connection.cursor() as cursor:
+                cursor.execute(_remains_sql(), {**params, "cursor": member.cursor})
+                return Next(WAITING if cursor.fetchone()[0] else DONE)
+        item_id, assignment_id = chosen
+        RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") + 1, touched=True)
+        if assignment_id is not None:
+            Assignment.objects.filter(pk=assignment_id).update(reserved_until=until, reservation_lapsed=False)
+            return Next(ITEM, Assignment.objects.values_list("position", flat=True).get(pk=assignment_id), until)
+        return Next(ITEM, _new_position(member, item_id, until), until)
+
+
+def _first(stage: str, params: dict) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_stage_sql(stage, connection.features.has_select_for_update_skip_locked), params)
+        return cursor.fetchone()
+
+
+def _choose(member: RoutedAnnotator, params: dict) -> tuple[int, int | None] | None:
+    """(item id, the annotator's assignment of it or None) of their next item, its counter
+    locked; None: nothing available now. The stages in the order the rules give: the pilot;
+    then, with room under the quota, the item in progress of the largest load (an untouched
+    item has load 0: the one earlier in the annotator's order wins a tie), else only the
+    items they hold positions of; skipped items last."""
+    pilot = _first("pilot", params)
+    if pilot is not None:
+        return pilot[:2]
+    if not params["open"]:
+        return None
+    if not params["room"]:
+        chosen = _first("own", params)
+        return chosen[:2] if chosen is not None else None
+    best = _first("in_progress", params)
+    if best is None or best[2] == 0:
+        untouched = _first("untouched", params)
+        if untouched is None:
+            member.cursor = EXHAUSTED
+        else:
+            member.cursor = untouched[3]
+        member.save(update_fields=["cursor"])
+        if untouched is not None and (best is None or untouched[3] < best[3]):
+            best = untouched
+    if best is None:
+        best = _first("skipped", params)
+    return best[:2] if best is not None else None
+
+
+def _new_position(member: RoutedAnnotator, item_id: int, until: datetime) -> int:
+    member.served += 1
+    member.save(update_fields=["served"])
+    Assignment.objects.create(dataset_id=member.dataset_id, item_id=item_id, annotator_id=member.annotator_id,
+                              position=member.served, reserved_until=until)
+    return member.served
+
+
+def renew(page: ItemPage, now: datetime | None = None) -> datetime | None:
+    """Extend the annotator's open reservation of the page's item while they use the page
+    (None: they hold none, e.g. it expired and was released; their answer is still taken)."""
+    now = now or timezone.now()
+    until = now + timedelta(minutes=page.reservation_minutes)
+    renewed = Assignment.objects.filter(pk=page.assignment_id, reserved_until__isnull=False).update(reserved_until=until)
+    return until if renewed else None
+
+
+def skip(page: ItemPage, now: datetime | None = None) -> None:
+    """Release the reservation of the page's item and put it after every other item of the
+    annotator's order (it keeps its position)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        held = Assignment.objects.select_for_update().filter(pk=page.assignment_id, reserved_until__isnull=False)
+        if held.exists():
+            held.update(reserved_until=None, skipped_at=now)
+            RoutedItem.objects.filter(item_id=page.item_id).update(reserved=F("reserved") - 1)
+        else:
+            Assignment.objects.filter(pk=page.assignment_id).update(skipped_at=now)
+        RoutingOrder.objects.filter(annotator_id=page.annotator_id, item_id=page.item_id).update(skipped_at=now)
+
+
+def count_submission(page: ItemPage, now: datetime | None = None) -> None:
+    """Count the first submitted answer to the page's item (in the save's transaction): its
+    reservation becomes an answer; an answer after the reservation expired counts as late."""
+    now = now or timezone.now()
+    assignment = Assignment.objects.select_for_update().get(pk=page.assignment_id)
+    reserved = assignment.reserved_until is not None
+    late = assignment.reservation_lapsed or (reserved and assignment.reserved_until < now)
+    # At k answers an item leaves the items in progress for good (answers are never taken back).
+    RoutedItem.objects.filter(item_id=page.item_id).update(
+        submitted=F("submitted") + 1, reserved=F("reserved") - int(reserved), late=F("late") + int(late),
+        complete=Case(When(submitted__gte=page.answers_per_item - 1, then=True), default=F("complete")),
+    )
+    if reserved:
+        Assignment.objects.filter(pk=assignment.pk).update(reserved_until=None)

@@ -1,0 +1,264 @@
+"""Routing (annotation.annotate.routing): the next item is the unanswered sample item with the
+largest load below k, reservations count as load, no item ever goes above k, and an answer
+after an expired reservation is kept."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from annotation.annotate import routing
+from annotation.annotate import services as annotating
+from annotation.annotate.queue import item_page
+from annotation.datasets.assigning import assign
+from annotation.datasets.routing import routing_state, set_routing
+from annotation.datasets.sampling import set_sample
+from annotation.models import Annotation, Assignment, RoutedItem
+from tests.factories import make_dataset, make_user
+
+pytestmark = pytest.mark.django_db
+
+ANSWER = {"commas": [1], "optional": []}
+
+
+def records(count: int) -> list[dict]:
+    return [{"id": f"c{index:03d}", "sentence_with_positions": "Ala [1] ma [2] kota."} for index in range(count)]
+
+
+def routed(items: int, annotators: int, k: int, **settings):
+    dataset = make_dataset("commas", records(items))
+    dataset = set_routing(dataset, routing=True, answers_per_item=k, **settings)
+    users = [make_user() for _ in range(annotators)]
+    assign(dataset, users, k)
+    return dataset, users
+
+
+def submit(user, dataset, position: int, now=None):
+    page = item_page(user, dataset.pk, position)
+    annotating.save_answer(page=page, answer=ANSWER, submit=True, based_on_version=page.answer_version)
+
+
+def loads(dataset, now=None) -> dict[int, int]:
+    """Each item's load counted from the rows themselves: submitted answers plus open reservations."""
+    now = now or timezone.now()
+    submitted = dict(Annotation.objects.filter(item__dataset=dataset, status="submitted")
+                     .values_list("item_id").annotate(n=Count("pk")).order_by())
+    reserved = dict(Assignment.objects.filter(dataset=dataset, reserved_until__isnull=False)
+                    .values_list("item_id").annotate(n=Count("pk")).order_by())
+    return {item: submitted.get(item, 0) + reserved.get(item, 0) for item in set(submitted) | set(reserved)}
+
+
+def counters_agree(dataset) -> bool:
+    held = loads(dataset)
+    return all(row.submitted + row.reserved == held.get(row.item_id, 0) for row in RoutedItem.objects.filter(dataset=dataset))
+
+
+def test_twelve_annotators_in_turn_complete_twelve_items_every_36_answers():
+    dataset, users = routed(items=60, annotators=12, k=3)
+    answers = 0
+    for turn in range(5):
+        for user in users * 3:
+            served = routing.next_item(user, dataset.pk)
+            assert served.state == routing.ITEM
+            submit(user, dataset, served.position)
+            answers += 1
+            assert max(loads(dataset).values()) <= 3
+        complete = RoutedItem.objects.filter(dataset=dataset, submitted=3).count()
+        assert complete == 12 * (turn + 1), f"after {answers} answers"
+    assert counters_agree(dataset)
+    assert all(routing.next_item(user, dataset.pk).state == routing.DONE for user in users)
+
+
+def test_a_three_times_faster_annotator_never_waits_and_never_pushes_an_item_above_k():
+    dataset, users = routed(items=30, annotators=4, k=3)
+    fast, slow = users[0], users[1:]
+    held = {}  # slow annotator -> (position, ticks left)
+    for user in slow:
+        held[user] = (routing.next_item(user, dataset.pk).position, 3)
+    for _tick in range(60):
+        served = routing.next_item(fast, dataset.pk)
+        unanswered_below_k = RoutedItem.objects.filter(dataset=dataset).exclude(
+            item__annotations__annotator=fast, item__annotations__status="submitted").filter(
+            Q(submitted__lt=3)).exists()
+        if served.state != routing.ITEM:
+            # Nothing for them: then every item they have not answered is at k (answers and reservations).
+            assert served.state == routing.DONE or not any(
+                row.submitted + row.reserved < 3 for row in RoutedItem.objects.filter(dataset=dataset)
+                .exclude(item__annotations__annotator=fast))
+            if not unanswered_below_k:
+                break
+        else:
+            submit(fast, dataset, served.position)
+        for user in slow:
+            position, left = held[user]
+            if position is None:
+                continue
+            if left == 1:
+                submit(user, dataset, position)
+                following = routing.next_item(user, dataset.pk)
+                held[user] = (following.position, 3)
+            else:
+                held[user] = (position, left - 1)
+        assert max(loads(dataset).values()) <= 3
+    assert counters_agree(dataset)
+    fast_answers = Annotation.objects.filter(annotator=fast, status="submitted").count()
+    slow_answers = Annotation.objects.filter(annotator=slow[0], status="submitted").count()
+    assert fast_answers >= 2 * slow_answers
+
+
+def test_an_answer_after_the_reservation_expired_is_stored_and_counted_as_late():
+    dataset, (first, second, third) = routed(items=1, annotators=3, k=1)
+    late = routing.next_item(first, dataset.pk)
+    assert routing.next_item(second, dataset.pk).state == routing.WAITING  # reserved by the first
+    later = timezone.now() + timedelta(minutes=21)
+    taken = routing.next_item(second, dataset.pk, now=later)  # the first's reservation has expired
+    assert taken.state == routing.ITEM
+    submit(second, dataset, taken.position)
+    submit(first, dataset, late.position)  # late: the item is at k already, and the answer is kept
+    assert Annotation.objects.filter(item__dataset=dataset, status="submitted").count() == 2
+    row = RoutedItem.objects.get(dataset=dataset)
+    assert (row.submitted, row.reserved, row.late) == (2, 0, 1)
+    assert routing.next_item(third, dataset.pk).state == routing.DONE
+    state = routing_state(dataset, timezone.now())
+    assert (state.late_answers, state.late_items) == (1, 1)
+
+
+def test_skip_releases_the_item_and_it_comes_back_only_after_every_other():
+    dataset, (user,) = routed(items=3, annotators=1, k=1)
+    first = routing.next_item(user, dataset.pk)
+    page = item_page(user, dataset.pk, first.position)
+    routing.skip(page)
+    assert RoutedItem.objects.get(item_id=page.item_id).reserved == 0
+    seen = []
+    for _ in range(2):
+        served = routing.next_item(user, dataset.pk)
+        seen.append(item_page(user, dataset.pk, served.position).item_id)
+        submit(user, dataset, served.position)
+    assert page.item_id not in seen
+    back = routing.next_item(user, dataset.pk)
+    assert back.position == first.position  # the skipped item, in its own place
+    submit(user, dataset, back.position)
+    assert routing.next_item(user, dataset.pk).state == routing.DONE
+
+
+def test_every_nth_item_served_is_a_control_item():
+    dataset, (user,) = routed(items=12, annotators=1, k=1)
+    pool = make_dataset("commas", [{"id": f"k{index}", "sentence_with_positions": "Kot [1] śpi."} for index in range(3)])
+    pool.pool_of, pool.pool_kind = dataset, "control"
+    pool.save()
+    dataset.control_rate, dataset.control_seed = 4, "s"
+    dataset.save()
+    served = []
+    while (next_one := routing.next_item(user, dataset.pk)).state == routing.ITEM:
+        page = item_page(user, dataset.pk, next_one.position)
+        served.append(page.external_id)
+        submit(user, dataset, next_one.position)
+    controls = [position for position, external_id in enumerate(served, start=1) if external_id.startswith("k")]
+    assert len(controls) == 3 and len(served) == 15
+    assert all((position - 1) // 4 == block for block, position in enumerate(controls))
+    assert RoutedItem.objects.filter(dataset=dataset, submitted=1).count() == 12
+
+
+def test_items_outside_the_sample_are_never_served_nor_answered(client):
+    dataset = make_dataset("commas", records(20))
+    set_sample(dataset, 5, 7)
+    set_routing(dataset, routing=True, answers_per_item=2)
+    user = make_user()
+    assign(dataset, [user], 2)
+    sample = set(dataset.items.filter(sample_rank__isnull=False).values_list("id", flat=True))
+    served = []
+    while (next_one := routing.next_item(user, dataset.pk)).state == routing.ITEM:
+        served.append(item_page(user, dataset.pk, next_one.position).item_id)
+        submit(user, dataset, next_one.position)
+    assert set(served) == sample and len(served) == 5
+    outside = dataset.items.exclude(pk__in=sample).first()
+    client.force_login(user)
+    response = client.post("/api/annotations/", {"item": outside.pk, "answer": ANSWER, "status": "submitted"},
+                           content_type="application/json")
+    assert response.status_code in (403, 404, 400)
+    assert not Annotation.objects.filter(item=outside).exists()
+
+
+def test_the_pilot_goes_to_every_annotator_first_and_the_rest_waits_for_the_organizer():
+    dataset = make_dataset("commas", records(10))
+    set_sample(dataset, 8, 3)
+    set_routing(dataset, routing=True, answers_per_item=1, pilot_size=2)
+    users = [make_user() for _ in range(3)]
+    assign(dataset, users, 1)
+    pilot = list(dataset.items.filter(sample_rank__lte=2).order_by("sample_rank").values_list("id", flat=True))
+    for user in users:
+        for expected in pilot:  # exempt from k = 1: every annotator gets both
+            served = routing.next_item(user, dataset.pk)
+            assert item_page(user, dataset.pk, served.position).item_id == expected
+            submit(user, dataset, served.position)
+        assert routing.next_item(user, dataset.pk).state == routing.WAITING
+    set_routing(dataset, pilot_open=True)
+    served = routing.next_item(users[0], dataset.pk)
+    assert item_page(users[0], dataset.pk, served.position).item_id not in pilot
+
+
+def test_the_quota_bounds_the_items_and_the_progress_counts_against_it():
+    dataset, (user, other) = routed(items=10, annotators=2, k=2, quota=4)
+    for _ in range(4):
+        served = routing.next_item(user, dataset.pk)
+        submit(user, dataset, served.position)
+    page = item_page(user, dataset.pk, served.position)
+    assert (page.position, page.order_length, page.progress.submitted, page.progress.assigned) == (4, 4, 4, 4)
+    assert routing.next_item(user, dataset.pk).state == routing.DONE
+    assert routing.next_item(other, dataset.pk).state == routing.ITEM
+
+
+@pytest.mark.django_db(transaction=True)
+def test_eighteen_threads_at_once_never_put_an_item_above_k():
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL (row locks)")
+    dataset, users = routed(items=12, annotators=18, k=3)
+    start = threading.Barrier(len(users))
+    failures = []
+
+    def work(user):
+        try:
+            start.wait()
+            for _ in range(6):
+                served = routing.next_item(user, dataset.pk)
+                if served.state != routing.ITEM:
+                    continue
+                submit(user, dataset, served.position)
+        except Exception as error:  # noqa: BLE001 - reported below, with the thread's user
+            failures.append(f"{user}: {error!r}")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=work, args=(user,)) for user in users]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    per_item = loads(dataset)
+    assert max(per_item.values()) <= 3
+    assert sum(per_item.values()) == 36  # every place was taken, none twice
+    assert counters_agree(dataset)
+
+
+def test_a_departed_annotators_reservations_go_back_to_routing():
+    from annotation.datasets.assigning import release_items
+
+    dataset, (leaving, staying) = routed(items=1, annotators=2, k=1)
+    routing.next_item(leaving, dataset.pk)
+    assert routing.next_item(staying, dataset.pk).state == routing.WAITING
+    assert release_items(dataset, leaving).removed == {leaving.username: 1}
+    assert routing.next_item(staying, dataset.pk).state == routing.ITEM
+    assert routing.next_item(leaving, dataset.pk) is None  # served no more
+    assert counters_agree(dataset)
+
+
+@pytest.mark.parametrize("items", [10, 200])
+def test_choosing_the_next_item_runs_the_same_queries_whatever_the_size(items, django_assert_num_queries):
+    dataset, (user,) = routed(items=items, annotators=1, k=2)
+    submit(user, dataset, routing.next_item(user, dataset.pk).position)
+    with django_assert_num_queries(12):  # release, lock, held, the stages, cursor, counter, position; commit
+        routing.next_item(user, dataset.pk)
