@@ -11,18 +11,16 @@ of the sizes. Prints one line per figure and records them in bench/results.json 
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import random
 import resource
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from bench_scoring import DATA, OUT, ROOT, commas_prediction, discourse_prediction, read_jsonl, scaled, write_jsonl
+from recorded import record
 
 RUNS = 3
 FILES = 3
@@ -99,16 +97,7 @@ def main() -> None:
         per_item = (peaks[large] - peaks[small]) * 1024 / (large - small)
         figures[f"{key}_bytes_per_item"] = round(per_item)
         print(f"agreement {key}: {per_item / 1024:.1f} kB more peak memory per item ({FILES} answers each)")
-    results_path = ROOT / "bench" / "results.json"
-    results = json.loads(results_path.read_text(encoding="utf-8"))
-    results["agreement"] = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "load_average_1_5_15_min": list(load),
-                    "python": platform.python_version(), "system": platform.platform()},
-        "settings": {"files": FILES, "runs": RUNS, "sizes": SIZES},
-        "figures": figures,
-    }
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    record("agreement", {"files": FILES, "runs": RUNS, "sizes": SIZES}, figures, load)
 
 
 if __name__ == "__main__":

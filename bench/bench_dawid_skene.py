@@ -18,15 +18,13 @@ Prints one line per figure and records them in bench/results.json under "dawid_s
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import sys
 import time
 import tracemalloc
-from datetime import datetime, timezone
 
 from bench_agreement import FILES, OUT, ROOT, generate, measure
+from recorded import record
 
 sys.path.insert(0, str(ROOT))
 
@@ -81,16 +79,7 @@ def main() -> None:
         figures[f"command_{count}_items_peak_mb"] = round(peak_kb / 1024, 1)
         print(f"python -m scoring dawid-skene, {count:,} commas items x {FILES} files, best of {RUNS}: "
               f"{wall:.3f} s wall, {cpu:.3f} s CPU, peak {peak_kb / 1024:.1f} MB")
-    results_path = ROOT / "bench" / "results.json"
-    results = json.loads(results_path.read_text(encoding="utf-8"))
-    results["dawid_skene"] = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "load_average_1_5_15_min": list(load),
-                    "python": platform.python_version(), "system": platform.platform()},
-        "settings": {"files": FILES, "runs": RUNS, "sizes": SIZES},
-        "figures": figures,
-    }
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    record("dawid_skene", {"files": FILES, "runs": RUNS, "sizes": SIZES}, figures, load)
 
 
 if __name__ == "__main__":

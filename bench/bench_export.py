@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
-from datetime import datetime, timezone
 
 from bench_agreement import measure
 from bench_scoring import DATA, OUT, ROOT, commas_prediction, read_jsonl, scaled
+from recorded import record
 
 SIZES = (5_000, 10_000)
 N_ANNOTATORS = 5
@@ -112,16 +111,9 @@ def main() -> None:
             figures[f"{label}_peak_mb"] = round(peak_kb / 1024, 1)
             print(f"export {' '.join(source)} of {N_ANNOTATORS} annotators x {size:,} items: "
                   f"{wall:.3f} s wall, {cpu:.3f} s CPU, peak {peak_kb / 1024:.1f} MB")
-    results_path = ROOT / "bench" / "results.json"
-    results = json.loads(results_path.read_text(encoding="utf-8"))
-    results["export"] = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "script": "bench/bench_export.py (whole manage.py export_submission process, best of 3; peak RSS)",
-        "machine": {"cpus": os.cpu_count(), "load_average_1_5_15_min": list(load), "python": platform.python_version()},
-        "settings": {"annotators": N_ANNOTATORS, "answered": 0.9, "sizes": list(SIZES), "database": "PostgreSQL 127.0.0.1:5432"},
-        "figures": figures,
-    }
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    record("export", {"annotators": N_ANNOTATORS, "answered": 0.9, "sizes": list(SIZES),
+                      "database": "PostgreSQL 127.0.0.1:5432"}, figures, load,
+           script="bench/bench_export.py (whole manage.py export_submission process, best of 3; peak RSS)")
 
 
 if __name__ == "__main__":

@@ -8,10 +8,8 @@ page weight. Prints one line per figure and writes them to bench/results.json.
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import secrets
 import socket
 import statistics
@@ -23,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
+from recorded import record
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RESULTS = BASE_DIR / "bench" / "results.json"
@@ -368,21 +367,7 @@ def page_weight(base_url: str, dataset_pk: int, annotator) -> None:
 
 def save_results(settings: dict, key: str = "server") -> None:
     """The figures under `key` in bench/results.json, beside the other benchmarks' keys."""
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results[key] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "machine": {
-            "cpus": os.cpu_count(),
-            # Other work on the machine skews every figure: the load average says how busy it was.
-            "load_average_1_5_15_min": os.getloadavg(),
-            "python": platform.python_version(),
-            "system": platform.platform(),
-        },
-        "settings": settings,
-        "figures": figures,
-    }
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"results written to {RESULTS.relative_to(BASE_DIR)}")
+    record(key, settings, figures)
 
 
 def main() -> None:
