@@ -156,10 +156,10 @@ class Pseudonym(models.Model):
     people are first named, by username) and kept, so the paper, the release bundle and every
     page that shows pseudonyms name the same person the same way however often they are made."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pseudonyms")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="pseudonyms", verbose_name=_("campaign"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user"))
     number = models.PositiveIntegerField(_("number"))
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -176,7 +176,7 @@ class Pseudonym(models.Model):
         return f"A{self.number}"
 
     def __str__(self) -> str:
-        return f"{self.label} in {self.campaign}"
+        return str(_("%(label)s in campaign %(campaign)s") % {"label": self.label, "campaign": self.campaign})
 
 
 class CampaignProtocol(models.Model):
@@ -187,7 +187,7 @@ class CampaignProtocol(models.Model):
         PARTICIPANT = "participant", _("per participant")
         HOUR = "hour", _("per hour")
 
-    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="protocol")
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="protocol", verbose_name=_("campaign"))
     recruitment = models.TextField(_("recruitment"), blank=True)
     pay_amount = models.DecimalField(_("pay"), max_digits=10, decimal_places=2, null=True, blank=True)
     pay_currency = models.CharField(_("currency"), max_length=3, blank=True)
@@ -195,7 +195,8 @@ class CampaignProtocol(models.Model):
     consent = models.TextField(_("consent"), blank=True)
     demographics = models.TextField(_("demographics"), blank=True)
     updated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("updated by"),
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -212,4 +213,4 @@ class CampaignProtocol(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"protocol of {self.campaign}"
+        return str(_("protocol of campaign %(campaign)s") % {"campaign": self.campaign})

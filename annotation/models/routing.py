@@ -13,8 +13,10 @@ class RoutedAnnotator(models.Model):
     """An annotator a routed dataset serves; locked while their next item is chosen, so one
     annotator's two tabs take positions one after the other."""
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routed_annotators", db_index=False)
-    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="routings")
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routed_annotators", db_index=False,
+                                verbose_name=_("dataset"))
+    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="routings",
+                                  verbose_name=_("annotator"))
     # Positions given so far (control items among them): the next one is served + 1.
     served = models.PositiveIntegerField(_("positions served"), default=0)
     # Every item of their order before this rank has been given to someone (annotation.annotate.routing).
@@ -30,7 +32,7 @@ class RoutedAnnotator(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.annotator} in {self.dataset}"
+        return str(_("%(annotator)s in %(dataset)s") % {"annotator": self.annotator, "dataset": self.dataset})
 
 
 class RoutedItem(models.Model):
@@ -38,8 +40,10 @@ class RoutedItem(models.Model):
     (open, or expired and not yet released). Only the row lock on this counter decides
     whether one more annotator may take the item."""
 
-    item = models.OneToOneField(Item, on_delete=models.CASCADE, primary_key=True, related_name="routing")
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routed_items", db_index=False)
+    item = models.OneToOneField(Item, on_delete=models.CASCADE, primary_key=True, related_name="routing",
+                                verbose_name=_("item"))
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routed_items", db_index=False,
+                                verbose_name=_("dataset"))
     submitted = models.PositiveIntegerField(_("submitted answers"), default=0)
     reserved = models.PositiveIntegerField(_("reservations"), default=0)
     # Answers submitted after their reservation expired (stored and counted in `submitted`).
@@ -73,9 +77,12 @@ class RoutingOrder(models.Model):
     """One item's place in one annotator's own order of a routed dataset (drawn once, when the
     annotator joins): how ties between items of equal load are broken for them."""
 
-    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routing_orders", db_index=False)
-    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="+", db_index=False)
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="routing_orders", db_index=False,
+                                verbose_name=_("dataset"))
+    annotator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False,
+                                  verbose_name=_("annotator"))
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="+", db_index=False,
+                             verbose_name=_("item"))
     rank = models.PositiveIntegerField(_("place in the annotator's order"))
     # Skipped by the annotator: comes back to them only after every other item.
     skipped_at = models.DateTimeField(_("skipped"), null=True, blank=True)
@@ -94,4 +101,5 @@ class RoutingOrder(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.item} #{self.rank} for {self.annotator}"
+        return str(_("%(item)s, place %(rank)s for %(annotator)s") % {"item": self.item, "rank": self.rank,
+                                                                        "annotator": self.annotator})

@@ -26,7 +26,7 @@ from annotation.datasets.assigning import assign
 from annotation.models import Annotation, Campaign, ModelSubmission
 from annotation.results.agreement import agreement_report
 from annotation.results.exporting import build_export, build_submission, jsonl_bytes
-from annotation.results.formats import report_file
+from annotation.results.formats import percent, report_file
 from annotation.results.plots import report_plots
 from annotation.results.report import campaign_report, dataset_report
 from annotation.results.services import create_campaign, upload_model_submission
@@ -167,11 +167,16 @@ def test_the_dawid_skene_source_and_accuracies_equal_the_scoring_cli(wsd_dataset
     assert dict(export.left_out) == {"w4": "one answer"}
     row = next(row for row in report["sources"] if row["source"] == "dawid_skene")
     assert (row["scored_on"], row["n_scored"]) == ("complete items", 3)  # the pooled sources' complete items
-    # The report's files list each annotator's estimated accuracy beside their row.
-    for fmt in ("md", "csv", "tex"):
+    # The report's files list each annotator's estimated accuracy beside their row: for people
+    # in percent with one decimal, whole in the csv.
+    accuracy = figures["annotators"][0]["accuracy"]
+    for fmt in ("md", "tex"):
         text = report_file(report, [], fmt)
         assert "estimated accuracy (Dawid–Skene)" in text or "estimated accuracy (Dawid--Skene)" in text
-        assert f"{figures['annotators'][0]['accuracy']:.4f}" in text
+        assert f"& {percent(accuracy)}" in text or f"| {percent(accuracy)}" in text
+    rows = list(csv.DictReader(io.StringIO(report_file(report, [], "csv"))))
+    first = f"annotator:{figures['annotators'][0]['annotator']}"
+    assert float(next(row for row in rows if row["source"] == first)["dawid_skene_accuracy"]) == accuracy
     page = organizer_client().get(reverse("organizer_agreement", args=[wsd_dataset.pk]))
     assert f"{figures['annotators'][1]['accuracy']:.3f}".replace(".", ",") in page.content.decode() or \
         f"{figures['annotators'][1]['accuracy']:.3f}" in page.content.decode()
@@ -193,7 +198,7 @@ def test_a_campaign_may_set_the_dawid_skene_source_beside_the_models(wsd_dataset
     # The report page quotes the Dawid–Skene source beside the model, in the reader's language,
     # and lists each annotator's estimated accuracy.
     page = client.get(reverse("organizer_report", args=[wsd_dataset.pk]), HTTP_ACCEPT_LANGUAGE="pl").content.decode()
-    assert "Na 3 elementach odpowiedzi modelu Dawida–Skene’a (anotatorów: 2)" in page
+    assert "Na 3 pozycjach odpowiedzi modelu Dawida–Skene’a (anotatorów: 2)" in page
     assert 'id="dawid-skene"' in page and "Szacowana trafność (Dawid–Skene)" in page
 
 

@@ -92,7 +92,8 @@ def test_the_campaign_csv_has_no_banner_row(with_model):
 def test_the_tex_tables_are_labelled_left_align_names_and_set_models_beside_humans(with_model):
     client = organizer_client()
     tex = download(client, report_url(with_model), "tex")
-    assert r"\begin{tabular}{llrrrr}" in tex and r"\label{tab:wsd-tiny:scores}" in tex
+    # source and "scored on" left, the figures right (the last: the Dawid–Skene estimated accuracy)
+    assert r"\begin{tabular}{llrrrrr}" in tex and r"\label{tab:wsd-tiny:scores}" in tex
     assert r"\label{tab:wsd-tiny:models}" in tex and "majority & model:m & 3 & 50.0 & 75.0 &" in tex
     assert not re.search(r"\d\d:\d\d:\d\d", tex)  # computed to the minute, no seconds or microseconds
     computed = timezone.localtime(StoredReport.objects.get().computed_at)
