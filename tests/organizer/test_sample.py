@@ -156,7 +156,8 @@ def test_the_report_names_the_sample_and_its_complete_items_lie_within_it():
         Annotation.objects.create(item=assignment.item, annotator=assignment.annotator,
                                   answer={"commas": [1], "optional": []}, status=Annotation.Status.SUBMITTED)
     report = dataset_report(Dataset.objects.get(pk=dataset.pk), resamples=0, test_rounds=0)
-    assert report["sample"] == {"size": 6, "seed": 3, "field": "", "ids": drawn.ids}
+    assert report["sample"] == {"size": 6, "seed": 3, "field": "", "ids": drawn.ids,
+                                "routing": False, "answers_per_item": None, "pilot_items": []}
     assert sorted(report["complete_items"]) == drawn.ids
 
 
