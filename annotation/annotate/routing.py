@@ -182,6 +182,8 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
                 cursor.execute(_remains_sql(), {**params, "cursor": member.cursor})
                 return Next(WAITING if cursor.fetchone()[0] else DONE)
         item_id, assignment_id, position = chosen
+        if assignment_id is None and connection.vendor == "postgresql":
+            return Next(ITEM, _reserved_position(member, item_id, now, until), until)
         RoutedItem.objects.filter(item_id=item_id).update(reserved=F("reserved") + 1, touched=True)
         if assignment_id is not None:
             _save_cursor(member, cursor_before)
@@ -232,6 +234,31 @@ def _choose(member: RoutedAnnotator, params: dict, *, pilot: bool) -> tuple[int,
 def _chosen(row: tuple) -> tuple[int, int | None, int | None]:
     item_id, assignment_id, _load, _rank, position = row
     return item_id, assignment_id, position
+
+
+def _reserved_position(member: RoutedAnnotator, item_id: int, now: datetime, until: datetime) -> int:
+    """A new position for the routed item, its counter raised and the annotator's cursor saved,
+    in one PostgreSQL statement instead of three (round trips are save & next's cost)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_reserved_position_sql(), {
+            "item": item_id, "member": member.pk, "cursor": member.cursor, "dataset": member.dataset_id,
+            "annotator": member.annotator_id, "now": now, "until": until,
+        })
+        member.served = cursor.fetchone()[0]
+    return member.served
+
+
+@cache
+def _reserved_position_sql() -> str:
+    return f"""WITH counted AS (
+            UPDATE {sql_rows.table(RoutedItem)} SET reserved = reserved + 1, touched = TRUE WHERE item_id = %(item)s),
+        member AS (
+            UPDATE {sql_rows.table(RoutedAnnotator)} SET served = served + 1, cursor = %(cursor)s WHERE id = %(member)s
+            RETURNING served)
+        INSERT INTO {sql_rows.table(Assignment)}
+            (dataset_id, item_id, annotator_id, position, created_at, reserved_until, reservation_lapsed)
+        SELECT %(dataset)s, %(item)s, %(annotator)s, served, %(now)s, %(until)s, FALSE FROM member
+        RETURNING position"""
 
 
 def _new_position(member: RoutedAnnotator, item_id: int, until: datetime) -> int:
