@@ -1,11 +1,11 @@
 """Admin pages of datasets, their items, gold, assignments and flags, and the record of removals.
-Items, gold and the record are history: read only, deleted by superusers only."""
+Items, gold (its audit versions and decisions too) and the record are history: read only, deleted by superusers only."""
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from annotation.core.admin import HistoryAdmin, OrganizerOnlyAdmin, _is_organizer
-from annotation.models import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord
+from annotation.models import Assignment, Dataset, Flag, GoldAnswer, GoldAuditDecision, GoldVersion, Item, RemovalRecord
 
 
 @admin.register(Dataset)
@@ -81,3 +81,19 @@ class RemovalRecordAdmin(HistoryAdmin):
     list_filter = ["kind", "action"]
     search_fields = ["name", "dataset_name", "by__username"]
     list_select_related = ["by"]
+
+
+@admin.register(GoldVersion)
+class GoldVersionAdmin(HistoryAdmin):
+    list_display = ["item", "version", "author", "created_at"]
+    list_filter = ["item__dataset"]
+    search_fields = ["item__external_id", "reason", "author__username"]
+    list_select_related = ["item", "author"]
+
+
+@admin.register(GoldAuditDecision)
+class GoldAuditDecisionAdmin(HistoryAdmin):
+    list_display = ["item", "kind", "decided_by", "decided_at"]
+    list_filter = ["kind", "item__dataset"]
+    search_fields = ["item__external_id", "note", "decided_by__username"]
+    list_select_related = ["item", "decided_by"]

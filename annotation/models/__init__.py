@@ -7,6 +7,7 @@ training       TrainingRound, TrainingAnswer, Explanation
 adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
 results        ModelSubmission, Campaign, StoredReport, StoredReportPart
 accounts       KeyPreference (and single_keys_for)
+audit          GoldVersion, GoldAuditDecision
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -14,6 +15,7 @@ they were split from."""
 from annotation.models.accounts import KeyPreference, single_keys_for
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
+from annotation.models.audit import GoldAuditDecision, GoldVersion
 from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
 from annotation.models.results import Campaign, ModelSubmission, StoredReport, StoredReportPart
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
@@ -38,6 +40,8 @@ __all__ = [
     "Campaign",
     "StoredReport",
     "StoredReportPart",
+    "GoldVersion",
+    "GoldAuditDecision",
     "KeyPreference",
     "single_keys_for",
 ]

@@ -1,0 +1,234 @@
+"""The gold audit: which items enter its queue, the decisions and their history, the audited
+gold, the export, and who reaches it."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from annotation.answers.normalised import normalised_answer
+from annotation.core.errors import Refused
+from annotation.datasets.auditing import (
+    BY_ANSWERS,
+    BY_POSTERIOR,
+    OPEN,
+    audit_queue,
+    audited_gold,
+    decide,
+    queue_entry,
+)
+from annotation.models import Annotation, Dataset, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
+from scoring.subtasks import get_subtask
+from tests.factories import make_dataset, make_user
+
+pytestmark = pytest.mark.django_db
+
+WSD = get_subtask("wsd")
+
+
+def wsd_record(item_id: str) -> dict:
+    return {"id": item_id, "reference_sentence": "Zepsuł się [[TARGET]]zamek[[/TARGET]].",
+            "candidates": {key: f"{key} [[TARGET]]zamek[[/TARGET]]." for key in "ABCD"}}
+
+
+def text(label: str) -> str:
+    return normalised_answer("wsd", {"answer": label})
+
+
+def answer(item, annotator, label: str) -> Annotation:
+    return Annotation.objects.create(item=item, annotator=annotator, answer={"answer": label},
+                                     status=Annotation.Status.SUBMITTED, submitted_at=timezone.now(),
+                                     normalised_answer=text(label))
+
+
+@pytest.fixture
+def annotators():
+    return [make_user(username=f"ann{index}") for index in range(3)]
+
+
+@pytest.fixture
+def dataset(annotators):
+    """Four wsd items, gold A each, three answers each: two of three say B (enters), one of
+    three says B (does not), all three say A (does not), three differ (does not)."""
+    ids = ["two-b", "one-b", "all-a", "differ"]
+    data = make_dataset("wsd", [wsd_record(item_id) for item_id in ids],
+                        [{"id": item_id, "answer": "A"} for item_id in ids], name="audit-wsd")
+    items = {item.external_id: item for item in data.items.all()}
+    for item_id, labels in {"two-b": "BBA", "one-b": "BAA", "all-a": "AAA", "differ": "ABC"}.items():
+        for annotator, label in zip(annotators, labels):
+            answer(items[item_id], annotator, label)
+    return data
+
+
+# Who enters
+
+
+def test_two_of_three_agreeing_against_the_gold_enter_and_one_of_three_does_not(dataset):
+    queue = audit_queue(dataset)
+    assert [audited.external_id for audited in queue] == ["two-b"]
+    entry = queue[0].entry
+    assert (entry.answer, entry.agreeing, entry.submitted, entry.by) == (text("B"), 2, 3, BY_ANSWERS)
+    assert queue[0].state == OPEN
+
+
+def test_the_entry_rule_needs_more_than_half_and_at_least_two():
+    gold = {"id": "x", "answer": "A"}
+    assert queue_entry(WSD, gold, [text("B")]) is None  # one answer alone, though all of them
+    assert queue_entry(WSD, gold, [text("B"), text("B"), text("A"), text("A")]) is None  # half, not more
+    assert queue_entry(WSD, gold, [text("B"), text("B"), text("A")]).agreeing == 2
+    assert queue_entry(WSD, gold, [text("B"), text("B")]).share == 1.0
+    assert queue_entry(WSD, gold, [text("A"), text("A")]) is None  # agreeing with the gold
+
+
+def test_answers_agree_after_the_scorers_normaliser():
+    # Commas: marker lists in any order and with repeats are one set.
+    gold = {"id": "x", "commas": [3], "optional": []}
+    answers = [normalised_answer("commas", {"commas": [4, 3]}), normalised_answer("commas", {"commas": [3, 4, 4]}),
+               normalised_answer("commas", {"commas": [3]})]
+    assert answers[0] == answers[1]
+    assert queue_entry(get_subtask("commas"), gold, answers).agreeing == 2
+
+
+def test_posteriors_at_or_over_095_for_an_answer_against_the_gold_enter():
+    gold = {"id": "x", "answer": "A"}
+    answers = [text("B"), text("A"), text("C")]
+    assert queue_entry(WSD, gold, answers) is None
+    assert queue_entry(WSD, gold, answers, {text("B"): 0.9499, text("A"): 0.0501}) is None
+    entry = queue_entry(WSD, gold, answers, {text("B"): 0.95, text("A"): 0.05})
+    assert (entry.answer, entry.by, entry.posterior, entry.agreeing) == (text("B"), BY_POSTERIOR, 0.95, 1)
+    # A posterior for the gold's own answer is no reason to audit it.
+    assert queue_entry(WSD, gold, answers, {text("A"): 0.99}) is None
+
+
+def test_posteriors_by_item_id_reach_the_queue(dataset):
+    posteriors = {"differ": {text("C"): 0.97, text("A"): 0.03}}
+    queue = audit_queue(dataset, posteriors=posteriors)
+    assert [(audited.external_id, audited.entry.by) for audited in queue] == [("two-b", BY_ANSWERS), ("differ", BY_POSTERIOR)]
+
+
+def test_most_unanimous_first(dataset, annotators):
+    item = dataset.items.get(external_id="all-a")
+    # Its gold said to be D: all three answers (A) stand against it, more unanimous than two of three.
+    item.gold.payload = {"id": "all-a", "answer": "D"}
+    item.gold.save()
+    assert [audited.external_id for audited in audit_queue(dataset)] == ["all-a", "two-b"]
+
+
+def test_a_control_pool_item_enters(dataset, annotators):
+    pool = make_dataset("wsd", [wsd_record("control-1"), wsd_record("control-2")],
+                        [{"id": "control-1", "answer": "C"}, {"id": "control-2", "answer": "C"}], name="audit-wsd-control")
+    Dataset.objects.filter(pk=pool.pk).update(pool_of=dataset, pool_kind=Dataset.PoolKind.CONTROL)
+    pool.refresh_from_db()
+    first, second = pool.items.order_by("ordinal")
+    for annotator in annotators:
+        answer(first, annotator, "D")
+    answer(second, annotators[0], "D")
+    assert [audited.external_id for audited in audit_queue(pool)] == ["control-1"]
+
+
+def test_a_training_pool_item_enters_on_each_annotators_latest_answer(dataset, annotators):
+    pool = make_dataset("wsd", [wsd_record("train-1")], [{"id": "train-1", "answer": "C"}], name="audit-wsd-training")
+    Dataset.objects.filter(pk=pool.pk).update(pool_of=dataset, pool_kind=Dataset.PoolKind.TRAINING)
+    pool.refresh_from_db()
+    item = pool.items.get()
+    for attempt, labels in ((1, "BB"), (2, "CB")):
+        for annotator, label in zip(annotators, labels):
+            round_ = TrainingRound.objects.get_or_create(dataset=dataset, annotator=annotator, attempt=attempt)[0]
+            TrainingAnswer.objects.create(round=round_, item=item, answer={"answer": label},
+                                          correctness=float(label == "C"))
+    # The first round: B, B (would enter); the latest: C, B (does not).
+    assert audit_queue(pool) == []
+    round_ = TrainingRound.objects.create(dataset=dataset, annotator=annotators[0], attempt=3)
+    TrainingAnswer.objects.create(round=round_, item=item, answer={"answer": "B"}, correctness=0.0)
+    assert [audited.external_id for audited in audit_queue(pool)] == ["train-1"]
+
+
+# Decisions and their history
+
+
+@pytest.fixture
+def organizer():
+    return make_user("organizer", username="olga")
+
+
+def test_the_gold_stands_with_a_note(dataset, organizer):
+    item = dataset.items.get(external_id="two-b")
+    decision = decide(item=item, by=organizer, kind="stands", note=" B is a near miss ")
+    assert (decision.kind, decision.note, decision.gold_version) == ("stands", "B is a near miss", None)
+    audited = audit_queue(dataset)[0]
+    assert (audited.state, audited.current_gold) == ("stands", {"id": "two-b", "answer": "A"})
+    assert audit_queue(dataset, state=OPEN) == []
+    assert audited_gold(dataset, [item.gold.payload]).lines == {"two-b": {"id": "two-b", "answer": "A"}}
+
+
+def test_a_correction_is_a_new_version_and_the_old_is_kept(dataset, organizer):
+    item = dataset.items.get(external_id="two-b")
+    decide(item=item, by=organizer, kind="corrected", note="B is the sense", gold={"id": "two-b", "answer": "B"})
+    decide(item=item, by=organizer, kind="corrected", note="C after all", gold={"id": "two-b", "answer": "C"})
+    versions = list(GoldVersion.objects.filter(item=item).order_by("version").values_list(
+        "version", "payload", "reason", "author__username"))
+    assert versions == [(2, {"id": "two-b", "answer": "B"}, "B is the sense", "olga"),
+                        (3, {"id": "two-b", "answer": "C"}, "C after all", "olga")]
+    item.gold.refresh_from_db()
+    assert item.gold.payload == {"id": "two-b", "answer": "A"}  # the original stays the benchmark's
+    history = list(GoldAuditDecision.objects.filter(item=item).order_by("decided_at", "pk").values_list(
+        "kind", "gold_version__version"))
+    assert history == [("corrected", 2), ("corrected", 3)]
+    assert audit_queue(dataset)[0].current_gold == {"id": "two-b", "answer": "C"}
+    # A later "stands" keeps the gold in force, the corrected one.
+    decide(item=item, by=organizer, kind="stands", note="checked again")
+    gold = audited_gold(dataset, [item.gold.payload])
+    assert (gold.lines, gold.audited, gold.corrected, gold.withdrawn) == ({"two-b": {"id": "two-b", "answer": "C"}}, 1, 0, 0)
+
+
+def test_a_withdrawn_item_leaves_the_audited_gold_only(dataset, organizer):
+    item = dataset.items.get(external_id="two-b")
+    decide(item=item, by=organizer, kind="withdrawn", note="two senses fit")
+    item.refresh_from_db()
+    assert item.withdrawn_at is None  # still in the campaign: only the audited gold leaves it out
+    gold = audited_gold(dataset, [{"id": "two-b", "answer": "A"}, {"id": "one-b", "answer": "A"}])
+    assert (sorted(gold.lines), gold.audited, gold.corrected, gold.withdrawn) == (["one-b"], 1, 0, 1)
+
+
+@pytest.mark.parametrize("kind, note, gold, code", [
+    ("stands", "  ", None, "required"),
+    ("guess", "why", None, "audit_decision"),
+    ("corrected", "why", {"id": "two-b", "answer": "E"}, "enum"),
+    ("corrected", "why", {"id": "one-b", "answer": "B"}, "gold_id"),
+    ("corrected", "why", {"id": "two-b", "answer": "A"}, "gold_unchanged"),
+    ("corrected", "why", ["B"], "gold_line"),
+    ("stands", "a\x00b", None, "unstorable"),
+])
+def test_a_bad_decision_is_refused_and_changes_nothing(dataset, organizer, kind, note, gold, code):
+    item = dataset.items.get(external_id="two-b")
+    with pytest.raises(Refused) as refused:
+        decide(item=item, by=organizer, kind=kind, note=note, gold=gold)
+    assert code in [problem.code for problem in refused.value.problems]
+    assert not GoldAuditDecision.objects.exists() and not GoldVersion.objects.exists()
+
+
+def test_an_item_outside_the_queue_takes_no_decision(dataset, organizer):
+    with pytest.raises(Refused) as refused:
+        decide(item=dataset.items.get(external_id="one-b"), by=organizer, kind="stands", note="fine")
+    assert refused.value.problems[0].code == "not_in_audit"
+
+
+# The command
+
+
+def test_the_command_exports_the_decisions_with_their_reasons(dataset, organizer, tmp_path, capsys):
+    item = dataset.items.get(external_id="two-b")
+    decide(item=item, by=organizer, kind="corrected", note="B is the sense", gold={"id": "two-b", "answer": "B"})
+    path = tmp_path / "decisions.jsonl"
+    call_command("gold_audit", "audit-wsd", "--export", str(path))
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [{key: record[key] for key in ("dataset", "pool", "id", "decision", "reason", "original_gold", "gold",
+                                          "gold_version", "by")} for record in records] == [
+        {"dataset": "audit-wsd", "pool": None, "id": "two-b", "decision": "corrected", "reason": "B is the sense",
+         "original_gold": {"id": "two-b", "answer": "A"}, "gold": {"id": "two-b", "answer": "B"}, "gold_version": 2,
+         "by": "olga"}]
+    call_command("gold_audit", "audit-wsd", "--json")
+    queue = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert [(row["id"], row["state"], row["agreeing"], row["submitted"]) for row in queue["dataset"]] == [
+        ("two-b", "corrected", 2, 3)]
