@@ -36,6 +36,8 @@ urlpatterns = [
     path("datasets/<id:pk>/adjudication-settings/", adjudicate.adjudication_settings, name="api_adjudication_settings"),
     path("items/<id:pk>/withdraw/", datasets.withdraw, name="api_withdraw"),
     path("datasets/<id:pk>/sample/", datasets.dataset_sample, name="api_dataset_sample"),
+    path("datasets/<id:pk>/gold-audit/", datasets.gold_audit, name="api_gold_audit"),
+    path("items/<id:pk>/gold-audit/", datasets.gold_audit_decision, name="api_gold_audit_decision"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", api_docs, name="api_docs"),
 ]

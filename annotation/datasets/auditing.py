@@ -66,6 +66,10 @@ class Entry:
     def share(self) -> float:
         return self.agreeing / self.submitted if self.submitted else 0.0
 
+    @property
+    def answer_fields(self) -> dict:
+        return json.loads(self.answer)
+
 
 def is_correct(subtask: Subtask, gold: dict, answer_text: str) -> bool:
     """Whether the normalised answer ``answer_text`` is exactly right by the gold line."""
@@ -162,15 +166,18 @@ def queue_record(audited: AuditedItem) -> dict:
         "share": entry.share if entry else None,
         "entered_by": entry.by if entry else None,
         "posterior": entry.posterior if entry else None,
-        "answer": json.loads(entry.answer) if entry else None,
+        "answer": entry.answer_fields if entry else None,
         "gold": audited.gold,
         "gold_in_force": audited.current_gold,
-        "decision": None if decision is None else {
-            "kind": decision.kind, "note": decision.note, "by": decision.decided_by.get_username(),
-            "at": decision.decided_at.isoformat(),
-            "gold_version": decision.gold_version.version if decision.gold_version else None,
-        },
+        "decision": None if decision is None else decision_record(decision),
     }
+
+
+def decision_record(decision: GoldAuditDecision) -> dict:
+    """One decision as the API gives it."""
+    return {"kind": decision.kind, "note": decision.note, "by": decision.decided_by.get_username(),
+            "at": decision.decided_at.isoformat(),
+            "gold_version": decision.gold_version.version if decision.gold_version else None}
 
 
 def latest_decisions(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, GoldAuditDecision]:

@@ -14,7 +14,7 @@ from annotation.models import Annotation, Assignment, Dataset
 from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
-from tests.factories import make_user
+from tests.factories import gold_against_answers, make_user
 from tests.organizer.conftest import sample_files
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pl" / "LC_MESSAGES" / "django.po"
@@ -163,3 +163,14 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/training/")  # the demo's procedure
     expect(page.locator("#qualification-table tr[data-annotator=annotator1]")).to_contain_text("1,00")
     assert_polish(page, phrases, "training and control")
+    answered = Dataset.objects.get(name="demo-answered-wsd")
+    gold_against_answers(answered)
+    page.goto(f"{live_server.url}/audit/{answered.pk}/")
+    expect(page.locator(".audit-item")).to_have_count(1)
+    assert_polish(page, phrases, "gold audit")
+    page.locator(".audit-decision button[type=submit]").click()  # no decision chosen: the browser says so
+    page.locator(".audit-decision input[name=kind]").first.check()
+    page.locator(".audit-decision textarea[name=note]").fill("Klucz jest dobry.")
+    page.locator(".audit-decision button[type=submit]").click()
+    expect(page.locator(".audit-item .tag.ok")).to_have_count(1)
+    assert_polish(page, phrases, "gold audit decided")

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
 from annotation.answers.normalised import normalised_answer
@@ -18,7 +19,7 @@ from annotation.datasets.auditing import (
     decide,
     queue_entry,
 )
-from annotation.models import Annotation, Dataset, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
+from annotation.models import Annotation, Dataset, Flag, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
 from scoring.subtasks import get_subtask
 from tests.factories import make_dataset, make_user
 
@@ -232,3 +233,100 @@ def test_the_command_exports_the_decisions_with_their_reasons(dataset, organizer
     queue = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert [(row["id"], row["state"], row["agreeing"], row["submitted"]) for row in queue["dataset"]] == [
         ("two-b", "corrected", 2, 3)]
+
+
+# Pages and API: who reaches the audit
+
+
+def allow_adjudicators(dataset, revealed: bool = True) -> None:
+    Dataset.objects.filter(pk=dataset.pk).update(adjudicators_audit_gold=True, gold_revealed=revealed)
+
+
+def test_the_organizers_page_lists_the_item_with_answers_gold_and_flags(client, dataset, organizer, annotators):
+    item = dataset.items.get(external_id="two-b")
+    Flag.objects.create(item=item, raised_by=annotators[0], comment="sens B pasuje lepiej")
+    client.force_login(organizer)
+    page = client.get(reverse("gold_audit", args=[dataset.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "two-b" in body and "one-b" not in body
+    assert "sens B pasuje lepiej" in body
+    assert reverse("organizer_item", args=[dataset.pk, item.pk]) in body
+
+
+def test_a_decision_posted_on_the_page_is_recorded_and_a_bad_one_says_why(client, dataset, organizer):
+    item = dataset.items.get(external_id="two-b")
+    client.force_login(organizer)
+    url = reverse("gold_audit", args=[dataset.pk])
+    refused = client.post(url, {"item": item.pk, "kind": "corrected", "note": "B", "gold": '{"id": "two-b", "answer": "Z"}'})
+    assert refused.status_code == 422
+    assert not GoldVersion.objects.exists()
+    done = client.post(url, {"item": item.pk, "kind": "corrected", "note": "B", "gold": '{"id": "two-b", "answer": "B"}'})
+    assert done.status_code == 302 and done.url.endswith(f"#audit-{item.pk}")
+    assert GoldVersion.objects.get().payload == {"id": "two-b", "answer": "B"}
+    assert "two-b" in client.get(url, {"state": "corrected"}).content.decode()
+    assert "two-b" not in client.get(url, {"state": "open"}).content.decode()
+
+
+def test_the_page_reads_a_fixed_number_of_queries(client, dataset, organizer, annotators, django_assert_max_num_queries):
+    client.force_login(organizer)
+    url = reverse("gold_audit", args=[dataset.pk])
+    client.get(url)
+    with django_assert_max_num_queries(14):
+        client.get(url)
+    more = make_dataset("wsd", [wsd_record(f"more-{index}") for index in range(30)],
+                        [{"id": f"more-{index}", "answer": "A"} for index in range(30)], name="audit-wsd-more")
+    for item in more.items.all():
+        for annotator in annotators:
+            answer(item, annotator, "C")
+    more_url = reverse("gold_audit", args=[more.pk])
+    with django_assert_max_num_queries(14):
+        assert client.get(more_url).status_code == 200
+
+
+def test_annotators_never_reach_the_audit(client, dataset, annotators):
+    allow_adjudicators(dataset)
+    client.force_login(annotators[0])
+    item = dataset.items.get(external_id="two-b")
+    assert client.get(reverse("gold_audit", args=[dataset.pk])).status_code == 403
+    assert client.post(reverse("gold_audit", args=[dataset.pk]), {"item": item.pk, "kind": "stands", "note": "x"}).status_code == 403
+    assert client.get(reverse("api_gold_audit", args=[dataset.pk])).status_code == 403
+    assert client.post(reverse("api_gold_audit_decision", args=[item.pk]), {"kind": "stands", "note": "x"}).status_code == 403
+    assert not GoldAuditDecision.objects.exists()
+
+
+def test_adjudicators_audit_only_where_allowed_and_the_gold_revealed(client, dataset):
+    adjudicator = make_user("adjudicator", username="adam")
+    client.force_login(adjudicator)
+    url = reverse("gold_audit", args=[dataset.pk])
+    assert client.get(url).status_code == 403
+    allow_adjudicators(dataset, revealed=False)
+    assert client.get(url).status_code == 403
+    assert "gold-audits" not in client.get(reverse("adjudicate_home")).content.decode()
+    allow_adjudicators(dataset)
+    assert client.get(url).status_code == 200
+    home = client.get(reverse("adjudicate_home")).content.decode()
+    assert url in home
+    item = dataset.items.get(external_id="two-b")
+    assert client.post(url, {"item": item.pk, "kind": "stands", "note": "A is right"}).status_code == 302
+    assert GoldAuditDecision.objects.get().decided_by == adjudicator
+
+
+def test_the_api_lists_the_queue_and_records_a_decision(client, dataset, organizer):
+    client.force_login(organizer)
+    listed = client.get(reverse("api_gold_audit", args=[dataset.pk])).json()
+    assert listed["count"] == 1
+    row = listed["results"][0]
+    assert (row["id"], row["state"], row["agreeing"], row["submitted"], row["entered_by"], row["answer"]) == (
+        "two-b", "open", 2, 3, "answers", {"answer": "B"})
+    item = dataset.items.get(external_id="two-b")
+    url = reverse("api_gold_audit_decision", args=[item.pk])
+    refused = client.post(url, {"kind": "corrected", "note": "B", "gold": {"id": "two-b", "answer": "A"}},
+                          content_type="application/json")
+    assert refused.status_code == 422 and refused.json()["codes"] == ["gold_unchanged"]
+    made = client.post(url, {"kind": "corrected", "note": "B", "gold": {"id": "two-b", "answer": "B"}},
+                       content_type="application/json")
+    assert made.status_code == 201
+    assert (made.json()["kind"], made.json()["gold_version"], made.json()["by"]) == ("corrected", 2, "olga")
+    listed = client.get(reverse("api_gold_audit", args=[dataset.pk]), {"state": "corrected"}).json()
+    assert listed["results"][0]["gold_in_force"] == {"id": "two-b", "answer": "B"}
