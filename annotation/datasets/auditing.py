@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from annotation.adjudicate.services import may_adjudicate
 from annotation.answers.normalised import normalised_answer
@@ -267,25 +267,48 @@ class AuditedGold:
         return bool(self.corrected or self.withdrawn)
 
 
+@dataclass(frozen=True)
+class Override:
+    """How the audit's decision in force changes an item's gold."""
+
+    external_id: str
+    kind: str  # the latest decision's
+    corrected: dict | None  # the latest gold version, None: never corrected
+
+    def gold(self, original: dict) -> dict | None:
+        """The item's audited gold line given its ``original``; None: withdrawn from it."""
+        if self.kind == GoldAuditDecision.Kind.WITHDRAWN:
+            return None
+        return self.corrected if self.corrected is not None else original
+
+
+def audit_overrides(items: Q) -> dict[int, Override]:
+    """Item pk -> how the audit's decision in force changes its gold, for the decided items
+    that ``items`` (a condition on ``item``) selects. Two queries."""
+    latest: dict[int, tuple[str, str]] = {}
+    decisions = GoldAuditDecision.objects.filter(items).order_by("decided_at", "pk")
+    for item_id, external_id, kind in decisions.values_list("item_id", "item__external_id", "kind"):
+        latest[item_id] = (external_id, kind)
+    versions = dict(GoldVersion.objects.filter(items, item_id__in=list(latest)).order_by("version")
+                    .values_list("item_id", "payload")) if latest else {}
+    return {item_id: Override(external_id, kind, versions.get(item_id)) for item_id, (external_id, kind) in latest.items()}
+
+
 def audited_gold(dataset: Dataset, gold: list[dict]) -> AuditedGold:
     """The audited gold of ``dataset`` made from its original gold lines ``gold``: each item's
     latest decision applied (a correction: the latest gold version; withdrawn: left out)."""
     by_id = {record["id"]: record for record in gold}
-    decisions = {decision.item.external_id: decision for decision in latest_decisions(dataset).values()} if by_id else {}
-    versions = {version.item.external_id: version for version in
-                GoldVersion.objects.filter(item__dataset=dataset).select_related("item").order_by("version")} \
-        if decisions else {}
-    corrected = withdrawn = 0
-    for external_id, decision in decisions.items():
-        if decision.kind == GoldAuditDecision.Kind.WITHDRAWN:
-            by_id.pop(external_id, None)
-            withdrawn += 1
-            continue
-        if decision.kind == GoldAuditDecision.Kind.CORRECTED:
-            corrected += 1
-        if external_id in versions and external_id in by_id:
-            by_id[external_id] = versions[external_id].payload
-    return AuditedGold(by_id, len(decisions), corrected, withdrawn)
+    overrides = audit_overrides(Q(item__dataset=dataset)).values() if by_id else []
+    counts = Counter(override.kind for override in overrides)
+    for override in overrides:
+        if override.external_id in by_id:
+            audited = override.gold(by_id[override.external_id])
+            if audited is None:
+                del by_id[override.external_id]
+            else:
+                by_id[override.external_id] = audited
+    return AuditedGold(by_id, sum(counts.values()), counts[GoldAuditDecision.Kind.CORRECTED],
+                       counts[GoldAuditDecision.Kind.WITHDRAWN])
 
 
 def gold_line_problems(subtask: Subtask, item: Item, gold: object) -> list:

@@ -62,6 +62,8 @@ def campaign_cell_text(cell: dict | None, synthetic_mark: str | None = None) -> 
     if synthetic_mark is None and cell is not None and "diff" in cell:
         difference = cell_text({"score": cell["diff"], "ci_low": cell["diff_ci_low"], "ci_high": cell["diff_ci_high"]})
         text += f"; diff {difference}, p {p_cell(cell['p_value'])}, Holm {p_cell(cell['p_holm'])}"
+    if synthetic_mark is None and cell is not None and "score_audited" in cell:
+        text += f"; audited gold {number(cell['score_audited'])}"
     return text
 
 
@@ -77,15 +79,17 @@ def campaign_grid(table: dict) -> tuple[list[str], list[list[str]]]:
 
 def source_grid(report: dict) -> tuple[list[str], list[list[str]]]:
     """(headers, rows of text) of a dataset report's sources."""
-    headers = ["source", "scored on", "score [95% interval]", "items scored", "missing", "coverage"]
+    headers = ["source", "scored on", "score [95% interval]", "items scored", "missing", "coverage",
+               "audited gold", "items (audited gold)"]
     rows = []
     for row in report["sources"]:
         if not row.get("available"):
-            rows.append([row["source"], NO_CELL, row["reason"], "", "", ""])
+            rows.append([row["source"], NO_CELL, row["reason"], "", "", "", "", ""])
             continue
         low, high = row["intervals"]["score"]
         rows.append([row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
-                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"])
+                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}",
+                     number(row.get("score_audited")), str(row.get("n_scored_audited", ""))])
     return headers, rows
 
 
@@ -148,7 +152,13 @@ def _campaign_notes(table: dict) -> list[str]:
     notes = [f"[{index}] {note['dataset']} ({note['subtask']}): {note['text']}"
              for index, note in enumerate(table["footnotes"], start=1)]
     notes += [f"{column}: {text}" for column, text in table["notes"].items()]
+    notes += [f"gold audit, {row['subtask']}: {audit_counts_text(row['gold_audit'])}" for row in table["rows"]
+              if row.get("gold_audit")]
     return notes
+
+
+def audit_counts_text(audit: dict) -> str:
+    return f"{audit['n_audited']} audited, {audit['n_corrected']} corrected, {audit['n_withdrawn']} withdrawn"
 
 
 def _caption(table: dict) -> str:
@@ -157,12 +167,14 @@ def _caption(table: dict) -> str:
 
 
 CAMPAIGN_CSV_FIGURES = ("score", "ci_low", "ci_high", "n_items", "diff", "diff_ci_low", "diff_ci_high", "p_value",
-                        "p_holm", "mcnemar_p", "n_a_only", "n_b_only")
+                        "p_holm", "mcnemar_p", "n_a_only", "n_b_only", "score_audited")
+# The gold audit's counts of the row's dataset, beside each of its cells.
+CAMPAIGN_CSV_AUDIT = ("n_audited", "n_corrected", "n_withdrawn")
 
 
 def campaign_csv(table: dict) -> str:
     """One row per (subtask, column) with every number, and the footnote."""
-    headers = ["subtask", "dataset", "column", *CAMPAIGN_CSV_FIGURES, "note"]
+    headers = ["subtask", "dataset", "column", *CAMPAIGN_CSV_FIGURES, *CAMPAIGN_CSV_AUDIT, "note"]
     rows = [[SYNTHETIC_NOTE]] if table["gold_synthetic"] else []
     for row in table["rows"]:
         note = table["footnotes"][row["footnote"] - 1]["text"] if row["footnote"] else ""
@@ -170,6 +182,7 @@ def campaign_csv(table: dict) -> str:
             cell = row["cells"][column] or {}
             rows.append([row["subtask"], row["dataset"] or "", column,
                          *(cell.get(figure, "") if cell.get(figure) is not None else "" for figure in CAMPAIGN_CSV_FIGURES),
+                         *((row.get("gold_audit") or {}).get(count, "") for count in CAMPAIGN_CSV_AUDIT),
                          note or ((cell.get("quote") or {}).get("sentence", ""))])
     return _csv(headers, rows)
 
@@ -198,6 +211,8 @@ def report_file(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str,
     notes = [report["banner"]] if report["banner"] else []
     if report["excluded"]:
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    notes.append(f"gold audit: {audit_counts_text(report['gold_audit'])}; {report['gold_audit']['note']}")
+    notes.append(report["procedure"]["control_gold"])
     if fmt == "csv":
         return _csv(headers, [[note] for note in notes] + rows)
     caption = (f"{report['dataset']} ({report['subtask']}): main score per source, 95% interval "

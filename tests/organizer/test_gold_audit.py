@@ -1,6 +1,8 @@
 """The gold audit: which items enter its queue, the decisions and their history, the audited
 gold, the export, and who reaches it."""
 
+import csv
+import io
 import json
 
 import pytest
@@ -10,6 +12,7 @@ from django.utils import timezone
 
 from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
+from annotation.core.files import SourceFile
 from annotation.datasets.auditing import (
     BY_ANSWERS,
     BY_POSTERIOR,
@@ -20,8 +23,11 @@ from annotation.datasets.auditing import (
     queue_entry,
 )
 from annotation.models import Annotation, Dataset, Flag, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
+from annotation.results.formats import campaign_file
+from annotation.results.report import campaign_report, dataset_report
+from annotation.results.services import create_campaign, upload_model_submission
 from scoring.subtasks import get_subtask
-from tests.factories import make_dataset, make_user
+from tests.factories import assign_in_order, make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -330,3 +336,77 @@ def test_the_api_lists_the_queue_and_records_a_decision(client, dataset, organiz
     assert (made.json()["kind"], made.json()["gold_version"], made.json()["by"]) == ("corrected", 2, "olga")
     listed = client.get(reverse("api_gold_audit", args=[dataset.pk]), {"state": "corrected"}).json()
     assert listed["results"][0]["gold_in_force"] == {"id": "two-b", "answer": "B"}
+
+
+# Which gold counts where: the report's two columns, worked by hand
+
+
+def commas_record(item_id: str) -> dict:
+    return {"id": item_id, "sentence_with_positions": "Ala [1] ma [2] kota [3] i psa."}
+
+
+@pytest.fixture
+def audited_commas(organizer):
+    """Gold c1 -, c2 -, c3 -, c4 [2]. ann1: -, -, [1], -; ann2: [2], -, [1], -; a model: -, -, -, -.
+    c3 (both [1]) and c4 (both none) stand against the gold; c4's gold is corrected to none, c3
+    is withdrawn from the audited gold."""
+    ids = ["c1", "c2", "c3", "c4"]
+    gold = [{"id": item_id, "commas": commas, "optional": []} for item_id, commas in zip(ids, [[], [], [], [2]])]
+    dataset = make_dataset("commas", [commas_record(item_id) for item_id in ids], gold, name="audit-commas")
+    items = {item.external_id: item for item in dataset.items.all()}
+    for name, answers in (("ann1", [[], [], [1], []]), ("ann2", [[2], [], [1], []])):
+        annotator = make_user(username=name)
+        assign_in_order(dataset, annotator)
+        for item_id, commas in zip(ids, answers):
+            Annotation.objects.create(item=items[item_id], annotator=annotator, answer={"commas": commas, "optional": []},
+                                      status=Annotation.Status.SUBMITTED, submitted_at=timezone.now(),
+                                      normalised_answer=normalised_answer("commas", {"commas": commas, "optional": []}))
+    model = "".join(json.dumps({"id": item_id, "commas": [], "optional": []}) + "\n" for item_id in ids)
+    upload_model_submission(dataset=dataset, name="m", submission=SourceFile("m.jsonl", model.encode()))
+    assert [audited.external_id for audited in audit_queue(dataset)] == ["c3", "c4"]
+    decide(item=items["c4"], by=organizer, kind="corrected", note="no comma before i",
+           gold={"id": "c4", "commas": [], "optional": []})
+    decide(item=items["c3"], by=organizer, kind="withdrawn", note="two readings")
+    return dataset
+
+
+def test_the_report_gives_the_original_gold_and_the_audited_gold_side_by_side(audited_commas):
+    report = dataset_report(audited_commas, resamples=10, seed=0, test_rounds=10)
+    rows = {row["source"]: row for row in report["sources"]}
+    # Original gold (4 items): ann1 right on c1, c2 (0.5); ann2 on c2 (0.25); majority (no
+    # majority on c1: missing) on c2 (0.25); the model on c1, c2, c3 (0.75).
+    # Audited gold (c1, c2, c4 with none): ann1 all three (1.0); ann2 c2, c4 (2/3); majority
+    # c2, c4 (2/3); the model all three (1.0).
+    sources = ("annotator:ann1", "annotator:ann2", "majority", "model:m")
+    assert [(rows[source]["score"], rows[source]["n_scored"]) for source in sources] == [
+        (0.5, 4), (0.25, 4), (0.25, 4), (0.75, 4)]
+    audited = {source: (rows[source]["score_audited"], rows[source]["n_scored_audited"]) for source in sources}
+    assert audited["annotator:ann1"] == (1.0, 3)
+    assert audited["annotator:ann2"] == (pytest.approx(2 / 3), 3)
+    assert audited["majority"] == (pytest.approx(2 / 3), 3)
+    assert audited["model:m"] == (1.0, 3)
+    gold_audit = report["gold_audit"]
+    assert (gold_audit["n_audited"], gold_audit["n_corrected"], gold_audit["n_withdrawn"], gold_audit["n_gold"]) == (2, 1, 1, 3)
+    assert report["mean_annotator"]["mean"] == pytest.approx(0.375)
+    assert gold_audit["mean_annotator"] == pytest.approx(5 / 6)
+    beside = next(comparison for comparison in report["comparisons"] if comparison["human"] == "majority")
+    assert (beside["score_human"], beside["score_model"]) == (0.25, 0.75)
+    assert (beside["score_human_audited"], beside["score_model_audited"]) == (pytest.approx(2 / 3), 1.0)
+    assert "audited gold" in report["procedure"]["control_gold"]
+
+
+def test_the_campaign_table_and_its_downloads_add_the_audited_gold(audited_commas, organizer):
+    campaign = create_campaign(name="audit-campaign", datasets=[audited_commas], created_by=organizer,
+                               human_source="majority")
+    table = campaign_report(campaign, resamples=10, seed=0, test_rounds=10)
+    row = next(row for row in table["rows"] if row["subtask"] == "commas")
+    assert row["gold_audit"] == {"n_audited": 2, "n_corrected": 1, "n_withdrawn": 1}
+    assert (row["cells"]["human source"]["score"], row["cells"]["human source"]["score_audited"]) == (0.25, pytest.approx(2 / 3))
+    assert row["cells"]["mean annotator"]["score_audited"] == pytest.approx(5 / 6)
+    assert (row["cells"]["model:m"]["score"], row["cells"]["model:m"]["score_audited"]) == (0.75, 1.0)
+    lines = list(csv.DictReader(io.StringIO(campaign_file(table, "csv"))))
+    human = next(line for line in lines if line["subtask"] == "commas" and line["column"] == "human source")
+    assert (float(human["score"]), float(human["score_audited"])) == (0.25, pytest.approx(2 / 3))
+    assert (human["n_audited"], human["n_corrected"], human["n_withdrawn"]) == ("2", "1", "1")
+    tex = campaign_file(table, "tex")
+    assert "audited gold 0.6667" in tex and "2 audited, 1 corrected, 1 withdrawn" in tex
