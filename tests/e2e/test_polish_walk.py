@@ -166,11 +166,11 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     answered = Dataset.objects.get(name="demo-answered-wsd")
     gold_against_answers(answered)
     page.goto(f"{live_server.url}/audit/{answered.pk}/")
-    expect(page.locator(".audit-item")).to_have_count(1)
+    expect(page.locator(".audit-item").first).to_be_visible()
     assert_polish(page, phrases, "gold audit")
-    page.locator(".audit-decision button[type=submit]").click()  # no decision chosen: the browser says so
-    page.locator(".audit-decision input[name=kind]").first.check()
-    page.locator(".audit-decision textarea[name=note]").fill("Klucz jest dobry.")
-    page.locator(".audit-decision button[type=submit]").click()
+    decision = page.locator(".audit-decision").first
+    decision.locator("input[name=kind]").first.check()
+    decision.locator("textarea[name=note]").fill("Klucz jest dobry.")
+    decision.locator("button[type=submit]").click()
     expect(page.locator(".audit-item .tag.ok")).to_have_count(1)
     assert_polish(page, phrases, "gold audit decided")
