@@ -35,7 +35,7 @@ from django_tasks import default_task_backend, task
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Campaign, Dataset, StoredReport, StoredReportPart
 from annotation.results import selectors
-from annotation.results.formats import FORMATS, campaign_file, campaign_grid, report_file
+from annotation.results.formats import DIFFICULTY, FORMATS, campaign_file, campaign_grid, difficulty_csv, report_file
 from annotation.results.plots import Plot, report_plots
 from annotation.results.report import campaign_report, dataset_report
 from annotation.subtasks import part
@@ -174,6 +174,7 @@ def run_computation(pk: int) -> bool:
         if row.dataset_id is not None:
             plots = report_plots(report)
             files = {fmt: report_file(report, plots, fmt) for fmt in FORMATS}
+            files[DIFFICULTY] = difficulty_csv(report)
         else:
             plots, files = [], {fmt: campaign_file(report, fmt) for fmt in FORMATS}
         parts = [
@@ -210,8 +211,12 @@ def body_context(row: StoredReport, report: dict, plots: list[Plot]) -> dict:
     context = {"report": report, "formats": FORMATS, "query": report_query(row.seed, row.exclude_below_control)}
     if row.dataset_id is not None:
         # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
+        difficulty = report["item_difficulty"]
         return {**context, "dataset": row.dataset, "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
-                "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN)}
+                "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN),
+                # Each listed item's id with its item page (the item browser's).
+                "difficulty_links": {kind: list(zip(difficulty[kind]["ids"], difficulty[kind]["item_pks"]))
+                                     for kind in ("humans_only", "models_only")}}
     headers, grid = campaign_grid(report)
     return {**context, "campaign": row.campaign, "table": report, "headers": headers,
             "rows": [(table_row, cells[1:]) for table_row, cells in zip(report["rows"], grid)]}

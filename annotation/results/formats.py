@@ -24,6 +24,10 @@ SYNTHETIC_NOTE = "synthetic gold — not a human baseline: a dataset's gold is s
 FORMATS = ("json", "md", "csv", "tex")
 
 
+# A dataset report's file of its own beside the formats: the item difficulty table (CSV).
+DIFFICULTY = "difficulty"
+
+
 CONTENT_TYPES = {
     "json": "application/json",
     "md": "text/markdown; charset=utf-8",
@@ -146,6 +150,15 @@ def _csv(headers: list[str], rows: list[list]) -> str:
     writer.writerow([spreadsheet_text(header) for header in headers])
     writer.writerows([spreadsheet_text(cell) for cell in row] for row in rows)
     return out.getvalue()
+
+
+def difficulty_csv(report: dict) -> str:
+    """The report's item difficulty as a table: one row per item, how many annotators answered
+    it, their mean result (the share right; discourse: mean LAS) and each model's result."""
+    difficulty = report["item_difficulty"]
+    headers = ["id", "n_annotators", "human", *(f"model:{name}" for name in difficulty["models"])]
+    return _csv(headers, [[item["id"], item["n_annotators"], "" if item["human"] is None else item["human"],
+                           *(item["models"][name] for name in difficulty["models"])] for item in difficulty["items"]])
 
 
 def _campaign_notes(table: dict) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from dataclasses import dataclass
 
 import matplotlib
@@ -46,6 +47,10 @@ FONT = re.compile(r"^(?:(?P<style>italic|oblique|normal)\s+)?(?:(?P<weight>bold|
 
 
 RC = {"svg.fonttype": "none", "svg.hashsalt": "polis-report", "font.size": 9}
+
+
+# One colour per model of the difficulty plot (then again from the first).
+MODEL_COLOURS = ("#b05a00", "#1f4e79", "#2e7d32", "#6a1b9a", "#37474f")
 
 
 @dataclass(frozen=True)
@@ -205,9 +210,46 @@ def relations_plot(report: dict, row: dict) -> Plot | None:
                 ["gold", "predicted", "count"], [[pair["gold"], pair["predicted"], pair["count"]] for pair in pairs])
 
 
+def difficulty_plot(report: dict) -> Plot | None:
+    """Humans against models per item: each item at (the annotators' share right, the model's
+    result), one colour per model, the items at one point (results rounded to 0.01) drawn as
+    one marker sized by their number, so the drawing stays small whatever the dataset."""
+    difficulty = report["item_difficulty"]
+    if not difficulty["models"]:
+        return None
+    counts: Counter = Counter()
+    for item in difficulty["items"]:
+        if item["human"] is not None:
+            for name in difficulty["models"]:
+                counts[name, round(item["human"], 2), round(item["models"][name], 2)] += 1
+    if not counts:
+        return None
+    title = _title(report, f"{report['dataset']}: annotators against models per item")
+    figure = _figure(report, 6.4, 4)
+    with matplotlib.rc_context(RC):
+        axes = figure.subplots()
+        for index, name in enumerate(difficulty["models"]):
+            points = [(human, model, count) for (model_name, human, model), count in sorted(counts.items())
+                      if model_name == name]
+            axes.scatter([point[0] for point in points], [point[1] for point in points],
+                         s=[12 + 6 * count ** 0.5 for _human, _model, count in points], alpha=0.6,
+                         color=MODEL_COLOURS[index % len(MODEL_COLOURS)], label=name)
+        axes.set_xlim(-0.05, 1.05)
+        axes.set_ylim(-0.05, 1.05)
+        axes.set_xlabel(f"annotators' mean {difficulty['figure']}")
+        axes.set_ylabel(f"model's {difficulty['figure']}")
+        axes.legend(loc="best")
+        axes.grid(color="#dddddd")
+    table = [[name, human, model, count] for (name, human, model), count in sorted(counts.items())]
+    alt = (f"{difficulty['humans_only']['count']} items every annotator got right and every model wrong; "
+           f"{difficulty['models_only']['count']} the reverse")
+    return Plot("difficulty", title, f"{title}. {alt}.", _render(figure, title, alt),
+                ["model", "annotators", "model_result", "items"], table)
+
+
 def report_plots(report: dict) -> list[Plot]:
     """Every plot of a dataset's report, in the page's order."""
-    plots = [scores_plot(report), time_plot(report)]
+    plots = [scores_plot(report), time_plot(report), difficulty_plot(report)]
     for row in report["sources"]:
         if row.get("available"):
             plots += [confusion_plot(report, row), relations_plot(report, row)]

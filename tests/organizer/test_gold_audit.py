@@ -410,3 +410,49 @@ def test_the_campaign_table_and_its_downloads_add_the_audited_gold(audited_comma
     assert (human["n_audited"], human["n_corrected"], human["n_withdrawn"]) == ("2", "1", "1")
     tex = campaign_file(table, "tex")
     assert "audited gold 0.6667" in tex and "2 audited, 1 corrected, 1 withdrawn" in tex
+
+
+# Item difficulty, worked by hand
+
+
+def test_item_difficulty_per_item_and_the_items_only_the_models_get_right(audited_commas):
+    difficulty = dataset_report(audited_commas, resamples=0, test_rounds=0)["item_difficulty"]
+    # On the original gold: c1 ann1 right, ann2 wrong (0.5), the model right; c2 all right;
+    # c3 both annotators wrong, the model right; c4 everyone wrong.
+    assert difficulty["figure"] == "exact_set_accuracy" and difficulty["models"] == ["m"]
+    assert [(item["id"], item["n_annotators"], item["human"], item["models"]) for item in difficulty["items"]] == [
+        ("c1", 2, 0.5, {"m": 1.0}), ("c2", 2, 1.0, {"m": 1.0}), ("c3", 2, 0.0, {"m": 1.0}), ("c4", 2, 0.0, {"m": 0.0})]
+    assert difficulty["models_only"] == {"count": 1, "ids": ["c3"], "item_pks": [audited_commas.items.get(external_id="c3").pk]}
+    assert difficulty["humans_only"] == {"count": 0, "ids": [], "item_pks": []}
+
+
+def test_the_items_every_annotator_gets_right_and_every_model_wrong_are_listed_and_linked(client, dataset, organizer):
+    model = "".join(json.dumps({"id": item_id, "answer": label}) + "\n"
+                    for item_id, label in (("two-b", "A"), ("one-b", "A"), ("all-a", "B"), ("differ", "A")))
+    upload_model_submission(dataset=dataset, name="m", submission=SourceFile("m.jsonl", model.encode()))
+    difficulty = dataset_report(dataset, resamples=0, test_rounds=0)["item_difficulty"]
+    assert [(item["id"], item["human"], item["models"]["m"]) for item in difficulty["items"]] == [
+        ("two-b", pytest.approx(1 / 3), 1.0), ("one-b", pytest.approx(2 / 3), 1.0), ("all-a", 1.0, 0.0),
+        ("differ", pytest.approx(1 / 3), 1.0)]
+    all_a = dataset.items.get(external_id="all-a")
+    assert difficulty["humans_only"] == {"count": 1, "ids": ["all-a"], "item_pks": [all_a.pk]}
+    assert difficulty["models_only"]["count"] == 0
+    client.force_login(organizer)
+    page = client.get(reverse("organizer_report", args=[dataset.pk])).content.decode()
+    assert reverse("organizer_item", args=[dataset.pk, all_a.pk]) in page
+    download = client.get(reverse("organizer_report", args=[dataset.pk]), {"difficulty": 1})
+    assert download["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    assert rows[0] == ["id", "n_annotators", "human", "model:m"]
+    assert rows[3] == ["all-a", "3", "1.0", "0.0"]
+    assert 'id="plot-difficulty"' in page and "1 items every annotator got right and every model wrong" in page
+
+
+def test_while_the_audit_changes_no_gold_the_audited_scores_are_the_headline(dataset, organizer):
+    decide(item=dataset.items.get(external_id="two-b"), by=organizer, kind="stands", note="A it is")
+    report = dataset_report(dataset, resamples=0, test_rounds=0)
+    available = [row for row in report["sources"] if row.get("available")]
+    assert available and all((row["score_audited"], row["n_scored_audited"]) == (row["score"], row["n_scored"])
+                             for row in available)
+    assert (report["gold_audit"]["n_audited"], report["gold_audit"]["n_corrected"]) == (1, 0)
+    assert report["gold_audit"]["mean_annotator"] == report["mean_annotator"]["mean"]

@@ -36,6 +36,7 @@ REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
     "n_items", "sample", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
     "excluded", "test_rounds", "complete_items", "mean_annotator", "best_annotator", "notes", "commands", "gold_audit",
+    "item_difficulty",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",

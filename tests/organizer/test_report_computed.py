@@ -248,7 +248,7 @@ def test_the_stored_figures_are_the_report_builders(wsd_dataset):
     assert {**served.stored.report, "computed_at": None} == {**built, "computed_at": None}
     plot_keys = [plot["key"] for plot in served.stored.plots]
     assert "scores" in plot_keys
-    assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex"}
+    assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex", "difficulty"}
     assert set(StoredReportPart.objects.filter(kind="plot").values_list("key", flat=True)) == set(plot_keys)
 
 
