@@ -22,7 +22,7 @@ from annotation.datasets.auditing import (
     decide,
     queue_entry,
 )
-from annotation.models import Annotation, Dataset, Flag, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
+from annotation.models import Annotation, Dataset, Flag, GoldAnswer, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
 from annotation.results.formats import campaign_file
 from annotation.results.report import campaign_report, dataset_report
 from annotation.results.services import create_campaign, upload_model_submission
@@ -456,3 +456,21 @@ def test_while_the_audit_changes_no_gold_the_audited_scores_are_the_headline(dat
                              for row in available)
     assert (report["gold_audit"]["n_audited"], report["gold_audit"]["n_corrected"]) == (1, 0)
     assert report["gold_audit"]["mean_annotator"] == report["mean_annotator"]["mean"]
+
+
+def test_the_item_browser_filters_by_the_audit_states(client, dataset, organizer, annotators):
+    item = dataset.items.get(external_id="all-a")
+    GoldAnswer.objects.filter(item=item).update(payload={"id": "all-a", "answer": "D"})
+    decide(item=dataset.items.get(external_id="two-b"), by=organizer, kind="withdrawn", note="two senses")
+    client.force_login(organizer)
+
+    def listed(state):
+        page = client.get(reverse("organizer_items", args=[dataset.pk]), {"state": state})
+        return [entry.external_id for entry in page.context["page"].object_list]
+
+    assert listed("audit_open") == ["all-a"]
+    assert listed("audit_withdrawn") == ["two-b"]
+    assert listed("audit_stands") == [] and listed("audit_corrected") == []
+    decide(item=item, by=organizer, kind="corrected", note="A", gold={"id": "all-a", "answer": "A"})
+    decide(item=item, by=organizer, kind="stands", note="A after all")
+    assert listed("audit_stands") == ["all-a"] and listed("audit_corrected") == [] and listed("audit_open") == []
