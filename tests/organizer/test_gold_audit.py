@@ -22,10 +22,21 @@ from annotation.datasets.auditing import (
     decide,
     queue_entry,
 )
-from annotation.models import Annotation, Dataset, Flag, GoldAnswer, GoldAuditDecision, GoldVersion, TrainingAnswer, TrainingRound
+from annotation.models import (
+    Annotation,
+    Assignment,
+    Dataset,
+    Flag,
+    GoldAnswer,
+    GoldAuditDecision,
+    GoldVersion,
+    TrainingAnswer,
+    TrainingRound,
+)
 from annotation.results.formats import campaign_file
 from annotation.results.report import campaign_report, dataset_report
 from annotation.results.services import create_campaign, upload_model_submission
+from annotation.training.selectors import control_accuracy
 from scoring.subtasks import get_subtask
 from tests.factories import assign_in_order, make_dataset, make_user
 
@@ -474,3 +485,24 @@ def test_the_item_browser_filters_by_the_audit_states(client, dataset, organizer
     decide(item=item, by=organizer, kind="corrected", note="A", gold={"id": "all-a", "answer": "A"})
     decide(item=item, by=organizer, kind="stands", note="A after all")
     assert listed("audit_stands") == ["all-a"] and listed("audit_corrected") == [] and listed("audit_open") == []
+
+
+def test_control_accuracy_is_scored_on_the_audited_gold(dataset, annotators, organizer):
+    pool = make_dataset("wsd", [wsd_record("control-1"), wsd_record("control-2")],
+                        [{"id": "control-1", "answer": "C"}, {"id": "control-2", "answer": "C"}], name="audit-wsd-control")
+    Dataset.objects.filter(pk=pool.pk).update(pool_of=dataset, pool_kind=Dataset.PoolKind.CONTROL)
+    first, second = pool.items.order_by("ordinal")
+    for annotator in annotators[:2]:
+        for position, (item, label) in enumerate(((first, "D"), (second, "C")), start=100):
+            Assignment.objects.create(dataset=dataset, item=item, annotator=annotator, position=position)
+            answer(item, annotator, label)
+
+    def accuracy():
+        return {line.annotator: line.current for line in control_accuracy(dataset)}
+
+    assert accuracy() == {"ann0": 0.5, "ann1": 0.5}
+    decide(item=first, by=organizer, kind="corrected", note="D is the sense", gold={"id": "control-1", "answer": "D"})
+    assert accuracy() == {"ann0": 1.0, "ann1": 1.0}
+    decide(item=first, by=organizer, kind="withdrawn", note="unclear after all")
+    assert accuracy() == {"ann0": 1.0, "ann1": 1.0}  # only control-2 counts: right
+    assert [line.correctness for line in control_accuracy(dataset)] == [[1.0], [1.0]]
