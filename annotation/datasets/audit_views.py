@@ -56,7 +56,7 @@ def gold_audit(request: HttpRequest, pk: int) -> HttpResponse:
         request.GET.get("page", "1"))
     subtask, widget = get_subtask(dataset.subtask), widget_for(dataset.subtask)
     rows = []
-    for audited in audit_details(dataset, list(page.object_list)):
+    for audited in audit_details(list(page.object_list)):
         payload = annotator_payload(dataset.subtask, audited.payload or {})
         rows.append({
             "audited": audited,

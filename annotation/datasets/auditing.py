@@ -180,11 +180,9 @@ def decision_record(decision: GoldAuditDecision) -> dict:
             "gold_version": decision.gold_version.version if decision.gold_version else None}
 
 
-def latest_decisions(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, GoldAuditDecision]:
+def latest_decisions(dataset: Dataset) -> dict[int, GoldAuditDecision]:
     """Item pk -> its latest audit decision (with its gold version), for the dataset's items."""
     decisions = GoldAuditDecision.objects.filter(item__dataset=dataset).select_related("gold_version", "decided_by")
-    if item_pks is not None:
-        decisions = decisions.filter(item_id__in=item_pks)
     latest: dict[int, GoldAuditDecision] = {}
     for decision in decisions.order_by("decided_at", "pk"):
         latest[decision.item_id] = decision
@@ -220,15 +218,13 @@ def audit_queue(dataset: Dataset, posteriors: dict[str, dict[str, float]] | None
     return queue
 
 
-def latest_versions(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, GoldVersion]:
+def latest_versions(dataset: Dataset) -> dict[int, GoldVersion]:
     """Item pk -> its latest gold version, for the dataset's corrected items."""
     versions = GoldVersion.objects.filter(item__dataset=dataset)
-    if item_pks is not None:
-        versions = versions.filter(item_id__in=item_pks)
     return {version.item_id: version for version in versions.order_by("version")}
 
 
-def audit_details(dataset: Dataset, page: list[AuditedItem]) -> list[AuditedItem]:
+def audit_details(page: list[AuditedItem]) -> list[AuditedItem]:
     """``page`` with what its page shows: each distinct answer and its count, the flags, the
     history of decisions and gold versions, the input. Four queries whatever the page."""
     pks = [audited.pk for audited in page]
