@@ -38,6 +38,8 @@ from annotation.models import (
     Item,
     TrainingAnswer,
 )
+from scoring.dawid_skene import answer_posteriors, offered
+from scoring.reliability import AnswerTable
 from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import schema_problems, validator, without_id
 
@@ -108,30 +110,64 @@ def may_audit(user: User, dataset: Dataset) -> bool:
             and may_adjudicate(user, served.pk))
 
 
-def submitted_answers(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, list[str]]:
-    """Item pk -> the submitted normalised answers of the dataset's items (or of ``item_pks``):
-    annotators' answers (a dataset, a control pool), or each annotator's latest training
-    answer (a training pool)."""
-    answers: dict[int, list[str]] = {}
+def answers_by_annotator(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, dict[int, str]]:
+    """Item pk -> annotator pk -> their submitted normalised answer, for the dataset's items (or
+    ``item_pks``): annotators' answers (a dataset, a control pool), or each annotator's latest
+    training answer (a training pool)."""
+    answers: dict[int, dict[int, str]] = {}
     if dataset.pool_kind == Dataset.PoolKind.TRAINING:
-        latest: dict[tuple[int, int], dict] = {}
         training = TrainingAnswer.objects.filter(item__dataset=dataset)
         if item_pks is not None:
             training = training.filter(item_id__in=item_pks)
         rows = (training.order_by("round__attempt", "created_at")
                 .values_list("item_id", "round__annotator_id", "answer"))
         for item_id, annotator_id, answer in rows.iterator(chunk_size=5000):
-            latest[item_id, annotator_id] = answer
-        for (item_id, _annotator), answer in latest.items():
-            answers.setdefault(item_id, []).append(normalised_answer(dataset.subtask, answer))
+            answers.setdefault(item_id, {})[annotator_id] = normalised_answer(dataset.subtask, answer)
         return answers
     submitted = Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
     if item_pks is not None:
         submitted = submitted.filter(item_id__in=item_pks)
-    rows = submitted.values_list("item_id", "normalised_answer")
-    for item_id, text in rows.iterator(chunk_size=5000):
-        answers.setdefault(item_id, []).append(text)
+    rows = submitted.values_list("item_id", "annotator_id", "normalised_answer")
+    for item_id, annotator_id, text in rows.iterator(chunk_size=5000):
+        answers.setdefault(item_id, {})[annotator_id] = text
     return answers
+
+
+def submitted_answers(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, list[str]]:
+    """Item pk -> the submitted normalised answers of the dataset's items (or of ``item_pks``),
+    one an annotator (``answers_by_annotator``)."""
+    return {item_id: list(by_annotator.values())
+            for item_id, by_annotator in answers_by_annotator(dataset, item_pks).items()}
+
+
+def answer_model_posteriors(dataset: Dataset) -> dict[str, dict[str, float]] | None:
+    """What ``audit_queue`` takes as ``posteriors``: item id -> normalised answer -> its
+    Dawid–Skene posterior (commas: the product over the markers), the model fitted without gold
+    to every submitted answer of the dataset (or pool), one annotator a file. Only the answers
+    whose classes differ from the gold's (``ItemPosteriors.against``'s candidates) and that make
+    an answer (a NIEPOPRAWNE label without a majority correction makes none) are given. None
+    where the subtask does not offer Dawid–Skene (numerals, discourse: no shared classes)."""
+    subtask = get_subtask(dataset.subtask)
+    if not offered(subtask):
+        return None
+    answers = answers_by_annotator(dataset)
+    rows = (GoldAnswer.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True, item_id__in=list(answers))
+            .order_by("item__ordinal").values_list("item_id", "item__payload", "payload"))
+    items, golds, files = [], {}, {}
+    for pk, payload, gold in rows.iterator(chunk_size=5000):
+        items.append(payload)
+        golds[payload["id"]] = (payload, subtask.normalise(subtask.gold_answer_fields(gold)))
+        for annotator_id, text in answers[pk].items():
+            files.setdefault(annotator_id, {})[payload["id"]] = json.loads(text)
+    fitted = answer_posteriors(dataset.subtask, AnswerTable(items, [files[annotator] for annotator in sorted(files)]))
+    posteriors: dict[str, dict[str, float]] = {}
+    for item_id, item_posteriors in fitted.items():
+        payload, gold_fields = golds[item_id]
+        gold_classes = tuple(subtask.dawid_skene_units(gold_fields, payload))
+        posteriors[item_id] = {normalised_answer(dataset.subtask, candidate.answer): candidate.posterior
+                               for candidate in item_posteriors.candidates
+                               if candidate.answer is not None and candidate.classes != gold_classes}
+    return posteriors
 
 
 @dataclass

@@ -17,6 +17,7 @@ from annotation.datasets.auditing import (
     BY_ANSWERS,
     BY_POSTERIOR,
     OPEN,
+    answer_model_posteriors,
     audit_queue,
     audited_gold,
     decide,
@@ -248,8 +249,9 @@ def test_the_command_exports_the_decisions_with_their_reasons(dataset, organizer
          "by": "olga"}]
     call_command("gold_audit", "audit-wsd", "--json")
     queue = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert [(row["id"], row["state"], row["agreeing"], row["submitted"]) for row in queue["dataset"]] == [
-        ("two-b", "corrected", 2, 3)]
+    # Dawid–Skene fitted to four items trusts ann2 wholly: "differ" enters by its posterior of C.
+    assert [(row["id"], row["state"], row["agreeing"], row["submitted"], row["entered_by"]) for row in queue["dataset"]] == [
+        ("two-b", "corrected", 2, 3, "answers"), ("differ", "open", 1, 3, "posterior")]
 
 
 # Pages and API: who reaches the audit
@@ -332,7 +334,7 @@ def test_adjudicators_audit_only_where_allowed_and_the_gold_revealed(client, dat
 def test_the_api_lists_the_queue_and_records_a_decision(client, dataset, organizer):
     client.force_login(organizer)
     listed = client.get(reverse("api_gold_audit", args=[dataset.pk])).json()
-    assert listed["count"] == 1
+    assert listed["count"] == 2  # and "differ", by Dawid–Skene's posterior (fitted to four items, it trusts ann2)
     row = listed["results"][0]
     assert (row["id"], row["state"], row["agreeing"], row["submitted"], row["entered_by"], row["answer"]) == (
         "two-b", "open", 2, 3, "answers", {"answer": "B"})
@@ -481,12 +483,13 @@ def test_the_item_browser_filters_by_the_audit_states(client, dataset, organizer
         page = client.get(reverse("organizer_items", args=[dataset.pk]), {"state": state})
         return [entry.external_id for entry in page.context["page"].object_list]
 
-    assert listed("audit_open") == ["all-a"]
+    # "differ" by Dawid–Skene's posterior (fitted to four items, it trusts ann2 wholly).
+    assert listed("audit_open") == ["all-a", "differ"]
     assert listed("audit_withdrawn") == ["two-b"]
     assert listed("audit_stands") == [] and listed("audit_corrected") == []
     decide(item=item, by=organizer, kind="corrected", note="A", gold={"id": "all-a", "answer": "A"})
     decide(item=item, by=organizer, kind="stands", note="A after all")
-    assert listed("audit_stands") == ["all-a"] and listed("audit_corrected") == [] and listed("audit_open") == []
+    assert listed("audit_stands") == ["all-a"] and listed("audit_corrected") == [] and listed("audit_open") == ["differ"]
 
 
 def test_control_accuracy_is_scored_on_the_audited_gold(dataset, annotators, organizer):
@@ -508,3 +511,52 @@ def test_control_accuracy_is_scored_on_the_audited_gold(dataset, annotators, org
     decide(item=first, by=organizer, kind="withdrawn", note="unclear after all")
     assert accuracy() == {"ann0": 1.0, "ann1": 1.0}  # only control-2 counts: right
     assert [line.correctness for line in control_accuracy(dataset)] == [[1.0], [1.0]]
+
+
+# The Dawid–Skene posteriors in the queue (page, API, command, the item browser)
+
+
+@pytest.fixture
+def lone_answer(annotators):
+    """Twenty wsd items the three annotators answer alike, each label five times, gold the
+    same; and one item ann0 alone answers, B against the gold's A: one answer never enters by
+    the answers, but ann0 has never erred, so Dawid–Skene gives B a posterior over 0.95."""
+    labels = "ABCD" * 5
+    records = [wsd_record(f"agreed-{index}") for index in range(len(labels))] + [wsd_record("lone-b")]
+    gold = [{"id": f"agreed-{index}", "answer": label} for index, label in enumerate(labels)]
+    data = make_dataset("wsd", records, [*gold, {"id": "lone-b", "answer": "A"}], name="audit-wsd-lone")
+    items = {item.external_id: item for item in data.items.all()}
+    for index, label in enumerate(labels):
+        for annotator in annotators:
+            answer(items[f"agreed-{index}"], annotator, label)
+    answer(items["lone-b"], annotators[0], "B")
+    return data
+
+
+def test_the_dawid_skene_posterior_brings_an_item_into_the_queue(lone_answer):
+    assert audit_queue(lone_answer) == []  # by the answers alone: nothing
+    posteriors = answer_model_posteriors(lone_answer)
+    assert set(posteriors["lone-b"]) == {text("B")}  # the gold's own answer is no candidate against it
+    assert posteriors["agreed-0"] == {}
+    (audited,) = audit_queue(lone_answer, posteriors)
+    assert (audited.external_id, audited.entry.by, audited.entry.agreeing) == ("lone-b", BY_POSTERIOR, 1)
+    assert audited.entry.posterior == posteriors["lone-b"][text("B")] >= 0.95
+
+
+def test_the_page_the_api_the_command_and_the_browser_pass_the_posteriors(client, lone_answer, organizer, capsys):
+    client.force_login(organizer)
+    assert "lone-b" in client.get(reverse("gold_audit", args=[lone_answer.pk])).content.decode()
+    (row,) = client.get(reverse("api_gold_audit", args=[lone_answer.pk])).json()["results"]
+    assert (row["id"], row["entered_by"], row["answer"]) == ("lone-b", "posterior", {"answer": "B"})
+    assert row["posterior"] >= 0.95
+    call_command("gold_audit", "audit-wsd-lone", "--json")
+    queue = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert [(row["id"], row["entered_by"]) for row in queue["dataset"]] == [("lone-b", "posterior")]
+    browsed = client.get(reverse("organizer_items", args=[lone_answer.pk]), {"state": "audit_open"}).content.decode()
+    assert "lone-b" in browsed and "agreed-0" not in browsed
+
+
+def test_no_posteriors_where_the_subtask_does_not_offer_dawid_skene():
+    numerals = make_dataset("numerals", [{"id": "n1", "sentence": "Mam [[20]] lat."}], [{"id": "n1", "answer": "dwadzieścia"}],
+                            name="audit-numerals")
+    assert answer_model_posteriors(numerals) is None

@@ -1,6 +1,6 @@
 import json
 
-from annotation.datasets.auditing import audit_queue, export_decisions, queue_record
+from annotation.datasets.auditing import answer_model_posteriors, audit_queue, export_decisions, queue_record
 from annotation.management.commands._common import DataCommand, dataset_named
 from annotation.models import Dataset
 from annotation.results.exporting import write_atomically
@@ -27,7 +27,8 @@ class Command(DataCommand):
             return
         queues = {}
         for source in [dataset, *Dataset.objects.filter(pool_of=dataset, archived_at__isnull=True).order_by("pool_kind")]:
-            queues[source.pool_kind or "dataset"] = [queue_record(audited) for audited in audit_queue(source)]
+            queues[source.pool_kind or "dataset"] = [queue_record(audited)
+                                                   for audited in audit_queue(source, answer_model_posteriors(source))]
         if json:
             self.stdout.write(dumps(queues))
             return
