@@ -38,6 +38,8 @@ urlpatterns = [
     path("datasets/<id:pk>/sample/", datasets.dataset_sample, name="api_dataset_sample"),
     path("datasets/<id:pk>/routing/", datasets.dataset_routing, name="api_dataset_routing"),
     path("datasets/<id:pk>/next/", annotate.next_item, name="api_next_item"),
+    path("datasets/<id:pk>/gold-audit/", datasets.gold_audit, name="api_gold_audit"),
+    path("items/<id:pk>/gold-audit/", datasets.gold_audit_decision, name="api_gold_audit_decision"),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", api_docs, name="api_docs"),
 ]

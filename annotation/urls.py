@@ -5,6 +5,7 @@ from django.urls import path
 from annotation.accounts import views as accounts
 from annotation.adjudicate import views as adjudicate
 from annotation.annotate import views as annotate
+from annotation.datasets import audit_views as audit
 from annotation.datasets import browsing_views as browsing
 from annotation.datasets import views as datasets
 from annotation.results import views as results
@@ -29,6 +30,7 @@ urlpatterns = [
     path("organize/<id:pk>/", datasets.dataset_detail, name="organizer_dataset"),
     path("organize/<id:pk>/items/", browsing.item_browser, name="organizer_items"),
     path("organize/<id:pk>/items/<id:item_pk>/", browsing.item_detail, name="organizer_item"),
+    path("audit/<id:pk>/", audit.gold_audit, name="gold_audit"),
     path("organize/<id:pk>/adjudication/", browsing.adjudication_overview, name="organizer_adjudication"),
     path("organize/<id:pk>/agreement/", results.dataset_agreement, name="organizer_agreement"),
     path("organize/<id:pk>/training/", training.organizer_training, name="organizer_training"),

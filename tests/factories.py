@@ -1,10 +1,11 @@
 """Small builders for test data, written straight to the database."""
 
 import itertools
+from collections import Counter
 
 from django.contrib.auth.models import Group, User
 
-from annotation.models import Assignment, Dataset, GoldAnswer, Item
+from annotation.models import Annotation, Assignment, Dataset, GoldAnswer, Item
 
 _counter = itertools.count(1)
 DEFAULT_PASSWORD = "pass-Polis-123"
@@ -40,3 +41,18 @@ def assign_in_order(dataset: Dataset, annotator: User) -> list[Assignment]:
         Assignment(dataset=dataset, item=item, annotator=annotator, position=position)
         for position, item in enumerate(dataset.items.order_by("ordinal"), start=1)
     )
+
+
+def gold_against_answers(dataset: Dataset) -> Item:
+    """Make the gold of a wsd or coreference dataset's first unanimously answered item another
+    letter than its answers, so that the item enters the gold audit; returns the item."""
+    answers: dict[int, Counter] = {}
+    for item_id, label in Annotation.objects.filter(item__dataset=dataset, status="submitted").values_list(
+            "item_id", "answer__answer"):
+        answers.setdefault(item_id, Counter())[label] += 1
+    item_id, labels = next((item_id, labels) for item_id, labels in sorted(answers.items())
+                           if len(labels) == 1 and sum(labels.values()) >= 2)
+    other = next(letter for letter in "ABCD" if letter not in labels)
+    item = Item.objects.select_related("gold").get(pk=item_id)
+    GoldAnswer.objects.filter(item=item).update(payload={**item.gold.payload, "answer": other})
+    return item

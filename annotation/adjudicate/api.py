@@ -93,12 +93,13 @@ class DecisionWriteSerializer(serializers.Serializer):
 
 
 class SettingsSerializer(serializers.ModelSerializer):
-    """The three settings, each required in a PUT (400 naming those missing); PATCH sends any of them."""
+    """The settings, the first three required in a PUT (400 naming those missing; without
+    ``adjudicators_audit_gold`` it stays as it is); PATCH sends any of them."""
 
     class Meta:
         model = Dataset
-        fields = ["auto_majority", "adjudicators_see_names", "gold_revealed"]
-        extra_kwargs = {field: {"required": True} for field in fields}
+        fields = ["auto_majority", "adjudicators_see_names", "gold_revealed", "adjudicators_audit_gold"]
+        extra_kwargs = {field: {"required": field != "adjudicators_audit_gold"} for field in fields}
 
 
 
@@ -192,8 +193,9 @@ def adjudication_decision(request: Request, pk: int) -> Response:
 @api_view(["GET", "PUT", "PATCH"])
 def adjudication_settings(request: Request, pk: int) -> Response:
     """Organizers: whether majorities settle disagreements automatically, whether adjudicators
-    see annotators' names, whether the gold is revealed to adjudicators. PUT sends all three
-    (a missing one is a 400 naming it), PATCH those to change."""
+    see annotators' names, whether the gold is revealed to adjudicators, whether they decide in
+    the gold audit (once revealed). PUT sends the first three (a missing one is a 400 naming
+    it), PATCH those to change."""
     if not has_role(request.user, ORGANIZER):
         raise PermissionDenied
     dataset = get_object_or_404(Dataset, pk=pk)

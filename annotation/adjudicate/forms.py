@@ -1,4 +1,4 @@
-"""The adjudication settings of a dataset (on its organizer page)."""
+"""The adjudication settings of a dataset (on its organizer page), the gold audit's by adjudicators among them."""
 
 from django import forms
 
@@ -8,4 +8,4 @@ from annotation.models import Dataset
 class AdjudicationSettingsForm(forms.ModelForm):
     class Meta:
         model = Dataset
-        fields = ["auto_majority", "adjudicators_see_names", "gold_revealed"]
+        fields = ["auto_majority", "adjudicators_see_names", "gold_revealed", "adjudicators_audit_gold"]

@@ -22,7 +22,7 @@ from functools import reduce
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -137,6 +137,16 @@ class DatasetCases:
     dataset: Dataset
     subtask_title: str
     counts: CaseCounts
+
+
+def audit_datasets(user: User) -> list[Dataset]:
+    """The datasets whose gold audit the organizer opened to adjudicators, the gold revealed,
+    that ``user`` does not annotate, each with ``serving_pools`` (its training and control
+    pools, whose audits go with it)."""
+    return list(Dataset.objects.filter(adjudicators_audit_gold=True, gold_revealed=True, archived_at__isnull=True,
+                                           pool_of__isnull=True).exclude(assignments__annotator=user)
+                    .prefetch_related(Prefetch("pools", queryset=Dataset.objects.filter(archived_at__isnull=True)
+                                               .order_by("pool_kind"), to_attr="serving_pools")).order_by("name"))
 
 
 def adjudicator_datasets(user: User) -> list[DatasetCases]:

@@ -20,17 +20,21 @@ from scoring.agreement import majority_answer
 
 
 def set_adjudication_settings(
-    dataset: Dataset, *, auto_majority: bool, adjudicators_see_names: bool, gold_revealed: bool
+    dataset: Dataset, *, auto_majority: bool, adjudicators_see_names: bool, gold_revealed: bool,
+    adjudicators_audit_gold: bool = False,
 ) -> Dataset:
     """How the dataset is adjudicated: whether a majority answer settles a disagreement
     without an adjudicator (turning it on settles the open ones at once), whether
-    adjudicators see annotators' names, and whether they see the gold."""
+    adjudicators see annotators' names, whether they see the gold, and whether (once they see
+    it) they decide in the gold audit."""
     Dataset.objects.filter(pk=dataset.pk).update(
-        auto_majority=auto_majority, adjudicators_see_names=adjudicators_see_names, gold_revealed=gold_revealed
+        auto_majority=auto_majority, adjudicators_see_names=adjudicators_see_names, gold_revealed=gold_revealed,
+        adjudicators_audit_gold=adjudicators_audit_gold,
     )
     dataset.auto_majority = auto_majority
     dataset.adjudicators_see_names = adjudicators_see_names
     dataset.gold_revealed = gold_revealed
+    dataset.adjudicators_audit_gold = adjudicators_audit_gold
     if auto_majority:
         settle_dataset_by_majority(dataset)
     return dataset

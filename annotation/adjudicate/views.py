@@ -49,7 +49,8 @@ def _next_url(request: HttpRequest, dataset_pk: int, after_item_id: int | None =
 @require_GET
 def adjudicate_home(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(
-        request, "annotation/adjudicate/home.html", {"datasets": cases.adjudicator_datasets(request.user)}
+        request, "annotation/adjudicate/home.html",
+        {"datasets": cases.adjudicator_datasets(request.user), "audits": cases.audit_datasets(request.user)},
     )
 
 

@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -28,34 +27,11 @@ from annotation.annotate.serializers import (
 from annotation.core.converters import BIGINT_MAX
 from annotation.core.errors import NotQualified, Refused
 from annotation.core.http import refusal_data, refusal_status
+from annotation.core.pages import PAGE_PARAMETERS, Pages, paginated
 from annotation.core.roles import ANNOTATOR, ORGANIZER, has_role, require_role
 from annotation.core.serializers import RefusalSerializer
 from annotation.datasets.progress import datasets_by_name, items_in_order
 from annotation.models import Annotation, Dataset
-
-
-class Pages(PageNumberPagination):
-    page_size = 100
-    page_size_query_param = "page_size"
-    max_page_size = 1000
-
-
-PAGE_PARAMETERS = [
-    OpenApiParameter("page", int, description="the page of the list, from 1 (a page past the last: 404)"),
-    OpenApiParameter("page_size", int, description=f"entries a page (default {Pages.page_size}, at most {Pages.max_page_size})"),
-]
-
-
-def paginated(serializer_class: type[serializers.Serializer]) -> type[serializers.Serializer]:
-    """The schema of one page of ``Pages`` listing ``serializer_class``: the count of the whole
-    list, the links to the pages before and after, and this page's entries."""
-    name = serializer_class.__name__.removesuffix("Serializer")
-    return type(f"Paginated{name}ListSerializer", (serializers.Serializer,), {
-        "count": serializers.IntegerField(),
-        "next": serializers.URLField(allow_null=True),
-        "previous": serializers.URLField(allow_null=True),
-        "results": serializer_class(many=True),
-    })
 
 
 @extend_schema(responses=DatasetSerializer(many=True))

@@ -195,6 +195,14 @@ MESSAGES: dict[str, str] = {
     ),
     "format": _("format %(format)s is not available for %(source)s; submissions are jsonl, all is jsonl or csv"),
     "no_such_user": _("no user named %(name)s"),
+    # The gold audit (annotation.datasets.auditing).
+    "audit_decision": _("Choose a decision: %(kinds)s."),
+    "required/audit_note": _("Say why: a decision of the gold audit needs a note."),
+    "gold_line": _("The corrected gold must be one JSON object: the item's gold line."),
+    "unstorable/gold": _("The corrected gold holds a character or number that cannot be stored."),
+    "gold_id": _("The corrected gold line must keep the item's id “%(id)s”."),
+    "not_in_audit": _("Item “%(id)s” is not in the gold audit: its answers do not stand against its gold."),
+    "gold_unchanged": _("The corrected gold equals the gold in force: record that the gold stands instead."),
 }
 
 

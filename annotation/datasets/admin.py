@@ -1,5 +1,5 @@
 """Admin pages of datasets, their items, gold, assignments and flags, and the record of removals.
-Items, gold and the record are history: read only, deleted by superusers only."""
+Items, gold (its audit versions and decisions too) and the record are history: read only, deleted by superusers only."""
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -11,6 +11,8 @@ from annotation.models import (
     Dataset,
     Flag,
     GoldAnswer,
+    GoldAuditDecision,
+    GoldVersion,
     Item,
     RemovalRecord,
     RoutedAnnotator,
@@ -120,3 +122,17 @@ class RoutingOrderAdmin(HistoryAdmin):
     list_filter = ["dataset"]
     search_fields = ["annotator__username", "item__external_id", "dataset__name"]
     list_select_related = ["annotator", "item", "dataset"]
+@admin.register(GoldVersion)
+class GoldVersionAdmin(HistoryAdmin):
+    list_display = ["item", "version", "author", "created_at"]
+    list_filter = ["item__dataset"]
+    search_fields = ["item__external_id", "reason", "author__username"]
+    list_select_related = ["item", "author"]
+
+
+@admin.register(GoldAuditDecision)
+class GoldAuditDecisionAdmin(HistoryAdmin):
+    list_display = ["item", "kind", "decided_by", "decided_at"]
+    list_filter = ["kind", "item__dataset"]
+    search_fields = ["item__external_id", "note", "decided_by__username"]
+    list_select_related = ["item", "decided_by"]

@@ -1,8 +1,8 @@
 """REST API of the datasets concern: an organizer withdraws a broken item, reads and sets a
-dataset's sample and its routing."""
+dataset's sample and its routing; the gold audit's queue and decisions."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import PermissionDenied
@@ -11,12 +11,24 @@ from rest_framework.response import Response
 
 from annotation.core.errors import Refused
 from annotation.core.http import refusal_data, refusal_status
+from annotation.core.pages import PAGE_PARAMETERS, Pages, paginated
 from annotation.core.roles import ORGANIZER, has_role
 from annotation.core.serializers import RefusalSerializer
+from annotation.datasets.auditing import (
+    BY_ANSWERS,
+    BY_POSTERIOR,
+    STATES,
+    answer_model_posteriors,
+    audit_queue,
+    decide,
+    decision_record,
+    may_audit,
+    queue_record,
+)
 from annotation.datasets.organizing import withdraw_item
 from annotation.datasets.routing import routing_description, set_routing
 from annotation.datasets.sampling import preview_sample, sample_ids, set_sample
-from annotation.models import Dataset, Item
+from annotation.models import Dataset, GoldAuditDecision, Item
 
 
 class WithdrawSerializer(serializers.Serializer):
@@ -130,3 +142,65 @@ def dataset_routing(request: Request, pk: int) -> Response:
         except Refused as refusal:
             return Response(refusal_data(refusal), status=refusal_status(refusal))
     return Response(routing_description(dataset))
+class AuditDecisionRecordSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=GoldAuditDecision.Kind.choices)
+    note = serializers.CharField()
+    by = serializers.CharField()
+    at = serializers.DateTimeField()
+    gold_version = serializers.IntegerField(allow_null=True, help_text="the version a correction made (2, 3...)")
+
+
+class AuditedItemSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    state = serializers.ChoiceField(choices=STATES)
+    submitted = serializers.IntegerField(help_text="submitted answers")
+    agreeing = serializers.IntegerField(allow_null=True, help_text="of them, equal to the answer against the gold")
+    share = serializers.FloatField(allow_null=True)
+    entered_by = serializers.ChoiceField(choices=[BY_ANSWERS, BY_POSTERIOR], allow_null=True)
+    posterior = serializers.FloatField(allow_null=True)
+    answer = serializers.JSONField(allow_null=True, help_text="the answer that stands against the gold (normalised)")
+    gold = serializers.JSONField(help_text="the original gold line")
+    gold_in_force = serializers.JSONField(help_text="the gold line of the latest correction, else the original")
+    decision = AuditDecisionRecordSerializer(allow_null=True, help_text="the latest decision")
+
+
+def _audited_dataset(request: Request, dataset: Dataset) -> None:
+    if not may_audit(request.user, dataset):
+        raise PermissionDenied
+
+
+@extend_schema(parameters=[*PAGE_PARAMETERS, OpenApiParameter("state", str, enum=list(STATES))],
+               responses=paginated(AuditedItemSerializer))
+@api_view(["GET"])
+def gold_audit(request: Request, pk: int) -> Response:
+    """Organizers (and adjudicators the organizer lets audit the revealed gold): the dataset's
+    or pool's gold audit queue, most unanimous first; ?state= keeps one state."""
+    dataset = get_object_or_404(Dataset.objects.select_related("pool_of"), pk=pk)
+    _audited_dataset(request, dataset)
+    state = request.query_params.get("state", "")
+    queue = audit_queue(dataset, answer_model_posteriors(dataset), state=state if state in STATES else "")
+    paginator = Pages()
+    page = paginator.paginate_queryset(queue, request)
+    return paginator.get_paginated_response([queue_record(audited) for audited in page])
+
+
+class AuditDecisionSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=GoldAuditDecision.Kind.choices)
+    note = serializers.CharField(help_text="why (for a correction: its reason)")
+    gold = serializers.JSONField(required=False, default=None, help_text="kind corrected: the item's new gold line")
+
+
+@extend_schema(request=AuditDecisionSerializer, responses={201: AuditDecisionRecordSerializer, 422: RefusalSerializer})
+@api_view(["POST"])
+def gold_audit_decision(request: Request, pk: int) -> Response:
+    """Record a decision of the gold audit on the item: the gold stands, is corrected (a new
+    version), or the item is withdrawn from the audited gold."""
+    item = get_object_or_404(Item.objects.select_related("dataset__pool_of"), pk=pk)
+    _audited_dataset(request, item.dataset)
+    incoming = AuditDecisionSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    try:
+        decision = decide(item=item, by=request.user, **incoming.validated_data)
+    except Refused as refusal:
+        return Response(refusal_data(refusal), status=refusal_status(refusal))
+    return Response(decision_record(decision), status=status.HTTP_201_CREATED)

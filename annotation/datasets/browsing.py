@@ -1,10 +1,11 @@
-"""What organizers read of a dataset's items: the browser (search, state, order, pages) and
-one item with everything it holds (answers and their revisions, flags, the adjudication and
-its history, the gold).
+"""What organizers read of a dataset's items: the browser (search, state, order, pages; the
+gold audit's states among them) and one item with everything it holds (answers and their
+revisions, flags, the adjudication and its history, the gold).
 
 A page of the browser is three queries whatever the size of the dataset: the count, the page's
 ids in order and the page's items, each item's state worked out by correlated subqueries the
-unique indexes of answers and assignments answer per item."""
+unique indexes of answers and assignments answer per item (the gold audit's "to decide" adds
+the audit queue's reads: its entry rule is the scorer's)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from annotation.adjudicate.selectors import item_case_status
+from annotation.datasets.auditing import OPEN, answer_model_posteriors, audit_queue
 from annotation.models import (
     Adjudication,
     AdjudicationRevision,
@@ -39,6 +41,7 @@ from annotation.models import (
     Dataset,
     Flag,
     GoldAnswer,
+    GoldAuditDecision,
     Item,
     RoutedItem,
 )
@@ -54,6 +57,11 @@ STATES = {
     "flagged": _("flagged"),
     "withdrawn": _("withdrawn"),
     "pilot": _("pilot"),
+    # The gold audit's states (annotation.datasets.auditing).
+    "audit_open": _("gold audit: to decide"),
+    "audit_stands": _("gold audit: the gold stands"),
+    "audit_corrected": _("gold audit: the gold is corrected"),
+    "audit_withdrawn": _("gold audit: withdrawn from the audited gold"),
 }
 
 # The orders of the browser (?sort=): their words and the ordering they stand for.
@@ -86,8 +94,14 @@ def browsed_items(dataset: Dataset) -> QuerySet[Item]:
     )
 
 
-def _in_state(items: QuerySet[Item], state: str) -> QuerySet[Item]:
+def _in_state(items: QuerySet[Item], state: str, dataset: Dataset) -> QuerySet[Item]:
     present = items.filter(withdrawn_at__isnull=True)
+    if state == "audit_open":
+        # The entry rule is the scorer's item figure, which only Python knows: the queue's items.
+        return items.filter(pk__in=[audited.pk for audited in audit_queue(dataset, answer_model_posteriors(dataset), state=OPEN)])
+    if state.startswith("audit_"):
+        latest = GoldAuditDecision.objects.filter(item=OuterRef("pk")).order_by("-decided_at", "-pk").values("kind")[:1]
+        return items.annotate(audit_kind=Subquery(latest)).filter(audit_kind=state.removeprefix("audit_"))
     if state == "withdrawn":
         return items.filter(withdrawn_at__isnull=False)
     if state == "unanswered":
@@ -135,7 +149,7 @@ def item_page(dataset: Dataset, browse: Browse) -> Page:
         items = items.annotate(text=Cast("payload", TextField())).filter(
             Q(external_id__icontains=browse.query) | Q(text__icontains=browse.query)
         )
-    ordered = _in_state(items, browse.state).order_by(*SORTS[browse.sort][1]).values_list("pk", flat=True)
+    ordered = _in_state(items, browse.state, dataset).order_by(*SORTS[browse.sort][1]).values_list("pk", flat=True)
     # The page's ids first, then the figures of those items only: selected with the order,
     # each item's counts were worked out for every item up to the page's end (a late page in
     # the order by answers: every item before it), not only for the page's own.

@@ -8,6 +8,7 @@ adjudication   Adjudication, AdjudicationRevision, AdjudicationClaim
 results        ModelSubmission, Campaign, StoredReport, StoredReportPart, Pseudonym, CampaignProtocol
 accounts       KeyPreference (and single_keys_for)
 routing        RoutedAnnotator, RoutedItem, RoutingOrder
+audit          GoldVersion, GoldAuditDecision
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -15,6 +16,7 @@ they were split from."""
 from annotation.models.accounts import KeyPreference, single_keys_for
 from annotation.models.adjudication import Adjudication, AdjudicationClaim, AdjudicationRevision
 from annotation.models.answers import Annotation, AnnotationRevision
+from annotation.models.audit import GoldAuditDecision, GoldVersion
 from annotation.models.datasets import Assignment, Dataset, Flag, GoldAnswer, Item, RemovalRecord, subtask_title
 from annotation.models.results import (
     Campaign,
@@ -49,6 +51,8 @@ __all__ = [
     "StoredReportPart",
     "Pseudonym",
     "CampaignProtocol",
+    "GoldVersion",
+    "GoldAuditDecision",
     "KeyPreference",
     "single_keys_for",
     "RoutedAnnotator",

@@ -39,6 +39,12 @@ class Dataset(models.Model):
     gold_revealed = models.BooleanField(
         _("gold revealed to adjudicators"), default=False
     )
+    # Adjudicators may decide in the gold audit (annotation.datasets.auditing) once the gold
+    # is revealed to them; organizers always may.
+    adjudicators_audit_gold = models.BooleanField(
+        _("adjudicators audit the gold"), default=False,
+        help_text=_("Adjudicators to whom the gold is revealed may decide on the gold audit's items."),
+    )
     # A training or control pool is a dataset of its own (items with gold) linked to the
     # dataset it serves, so that dataset's items, exports and agreement stay whole.
     pool_of = models.ForeignKey(

@@ -38,7 +38,16 @@ from django_tasks import default_task_backend, task
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Campaign, Dataset, StoredReport, StoredReportPart
 from annotation.results import selectors
-from annotation.results.formats import FORMATS, SYNTHETIC_CELL, campaign_file, campaign_grid, p_figure, report_file
+from annotation.results.formats import (
+    DIFFICULTY,
+    FORMATS,
+    SYNTHETIC_CELL,
+    campaign_file,
+    campaign_grid,
+    difficulty_csv,
+    p_figure,
+    report_file,
+)
 from annotation.results.labels import campaign_column_name
 from annotation.results.plots import Plot, number_text, percent_text, plot_part_key, report_plots
 from annotation.results.report import campaign_report, dataset_report
@@ -187,6 +196,7 @@ def run_computation(pk: int) -> bool:
                 with translation.override(code):
                     plots[code] = report_plots(report)
             files = {fmt: report_file(report, plots[DOWNLOAD_LANGUAGE], fmt) for fmt in FORMATS}
+            files[DIFFICULTY] = difficulty_csv(report)
         else:
             files = {fmt: campaign_file(report, fmt) for fmt in FORMATS}
         drawn = [plot for language_plots in plots.values() for plot in language_plots]
@@ -231,7 +241,8 @@ def _page_p(value: float | None) -> str:
 
 def campaign_page_cell(cell: dict | None, synthetic_mark: str | None = None) -> str:
     """A campaign cell as the page shows it, in its language (``formats.campaign_cell_text``'s
-    figures, the page's four decimals and decimal separator)."""
+    figures, the score on the audited gold among them, the page's four decimals and decimal
+    separator)."""
     if synthetic_mark is not None:
         return SYNTHETIC_CELL + synthetic_mark
     if cell is None:
@@ -249,6 +260,8 @@ def campaign_page_cell(cell: dict | None, synthetic_mark: str | None = None) -> 
         text += "; " + _("difference %(diff)s [%(low)s, %(high)s], p %(p)s, Holm %(holm)s") % {
             "diff": _page_figure(cell["diff"]), "low": _page_figure(cell["diff_ci_low"]),
             "high": _page_figure(cell["diff_ci_high"]), "p": _page_p(cell["p_value"]), "holm": _page_p(cell["p_holm"])}
+    if "score_audited" in cell:
+        text += "; " + _("audited gold %(score)s") % {"score": _page_figure(cell["score_audited"])}
     return text
 
 
@@ -257,8 +270,12 @@ def body_context(row: StoredReport, report: dict, plots: list[Plot]) -> dict:
     context = {"report": report, "formats": FORMATS, "query": report_query(row.seed, row.exclude_below_control)}
     if row.dataset_id is not None:
         # Our own SVG, rebuilt element by element by report_plots.safe_svg: no script, no CSS.
+        difficulty = report["item_difficulty"]
         return {**context, "dataset": row.dataset, "plots": [(plot, mark_safe(plot.svg)) for plot in plots],
-                "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN)}
+                "breakdown_template": part(report["subtask"], "BREAKDOWN_TEMPLATE", DEFAULT_BREAKDOWN),
+                # Each listed item's id with its item page (the item browser's).
+                "difficulty_links": {kind: list(zip(difficulty[kind]["ids"], difficulty[kind]["item_pks"]))
+                                     for kind in ("humans_only", "models_only")}}
     headers, grid = campaign_grid(report, campaign_page_cell,
                                   [campaign_column_name(column) for column in ["subtask", *report["columns"]]])
     return {**context, "campaign": row.campaign, "table": report, "headers": headers,

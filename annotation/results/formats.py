@@ -35,6 +35,10 @@ SYNTHETIC_NOTE = "synthetic gold — not a human baseline: a dataset's gold is s
 FORMATS = ("json", "md", "csv", "tex")
 
 
+# A dataset report's file of its own beside the formats: the item difficulty table (CSV).
+DIFFICULTY = "difficulty"
+
+
 CONTENT_TYPES = {
     "json": "application/json",
     "md": "text/markdown; charset=utf-8",
@@ -89,6 +93,8 @@ def campaign_cell_text(cell: dict | None, synthetic_mark: str | None = None) -> 
     if synthetic_mark is None and cell is not None and "diff" in cell:
         difference = cell_text({"score": cell["diff"], "ci_low": cell["diff_ci_low"], "ci_high": cell["diff_ci_high"]})
         text += f"; diff {difference}, p {p_cell(cell['p_value'])}, Holm {p_cell(cell['p_holm'])}"
+    if synthetic_mark is None and cell is not None and "score_audited" in cell:
+        text += f"; audited gold {number(cell['score_audited'])}"
     return text
 
 
@@ -131,19 +137,22 @@ def dawid_skene_note(report: dict) -> str | None:
 
 
 def source_grid(report: dict) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows of text) of a dataset report's sources; with Dawid–Skene, each annotator's
-    estimated accuracy in a last column."""
+    """(headers, rows of text) of a dataset report's sources: the score on the benchmark's gold
+    (the headline) and on the audited gold; with Dawid–Skene, each annotator's estimated
+    accuracy in a last column."""
     estimated = estimated_accuracies(report)
-    headers = ["source", "scored on", _score_header(report["subtask"]), "items scored", "missing", "coverage"]
+    headers = ["source", "scored on", _score_header(report["subtask"]), "items scored", "missing", "coverage",
+               "audited gold, %", "items (audited gold)"]
     headers += [DAWID_SKENE_COLUMN] if estimated is not None else []
     rows = []
     for row in report["sources"]:
         if not row.get("available"):
-            cells = [row["source"], NO_CELL, row["reason"], "", "", ""]
+            cells = [row["source"], NO_CELL, row["reason"], "", "", "", "", ""]
         else:
             low, high = row["intervals"]["score"]
             cells = [row["source"], row["scored_on"], cell_text({"score": row["score"], "ci_low": low, "ci_high": high}),
-                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}"]
+                     str(row["n_scored"]), str(row["n_missing"]), f"{row['coverage']:.1%}",
+                     number(row.get("score_audited")), str(row.get("n_scored_audited", ""))]
         if estimated is not None:
             accuracy = estimated.get(row["source"])
             cells.append("" if accuracy is None else number(accuracy))
@@ -248,11 +257,26 @@ def _csv(headers: list[str], rows: list[list]) -> str:
     return out.getvalue()
 
 
+def difficulty_csv(report: dict) -> str:
+    """The report's item difficulty as a table: one row per item, how many annotators answered
+    it, their mean result (the share right; discourse: mean LAS) and each model's result."""
+    difficulty = report["item_difficulty"]
+    headers = ["id", "n_annotators", "human", *(f"model:{name}" for name in difficulty["models"])]
+    return _csv(headers, [[item["id"], item["n_annotators"], "" if item["human"] is None else item["human"],
+                           *(item["models"][name] for name in difficulty["models"])] for item in difficulty["items"]])
+
+
 def _campaign_notes(table: dict) -> list[str]:
     notes = [f"[{index}] {note['dataset']} ({note['subtask']}): {note['text']}"
              for index, note in enumerate(table["footnotes"], start=1)]
     notes += [f"{column}: {text}" for column, text in table["notes"].items()]
+    notes += [f"gold audit, {row['subtask']}: {audit_counts_text(row['gold_audit'])}" for row in table["rows"]
+              if row.get("gold_audit")]
     return notes
+
+
+def audit_counts_text(audit: dict) -> str:
+    return f"{audit['n_audited']} audited, {audit['n_corrected']} corrected, {audit['n_withdrawn']} withdrawn"
 
 
 def _caption(table: dict) -> str:
@@ -261,13 +285,16 @@ def _caption(table: dict) -> str:
 
 
 CAMPAIGN_CSV_FIGURES = ("score", "ci_low", "ci_high", "n_items", "diff", "diff_ci_low", "diff_ci_high", "p_value",
-                        "p_holm", "mcnemar_p", "n_a_only", "n_b_only")
+                        "p_holm", "mcnemar_p", "n_a_only", "n_b_only", "score_audited")
+# The gold audit's counts of the row's dataset, beside each of its cells.
+CAMPAIGN_CSV_AUDIT = ("n_audited", "n_corrected", "n_withdrawn")
 
 
 def campaign_csv(table: dict) -> str:
-    """One row per (subtask, column), every number whole in a column of its own, whether the
-    dataset's gold is synthetic, and its footnote or quotable sentence."""
-    headers = ["subtask", "dataset", "column", *CAMPAIGN_CSV_FIGURES, "gold_synthetic", "note"]
+    """One row per (subtask, column), every number whole in a column of its own, the gold
+    audit's counts of the row's dataset, whether its gold is synthetic, and its footnote or
+    quotable sentence."""
+    headers = ["subtask", "dataset", "column", *CAMPAIGN_CSV_FIGURES, *CAMPAIGN_CSV_AUDIT, "gold_synthetic", "note"]
     rows = []
     for row in table["rows"]:
         note = table["footnotes"][row["footnote"] - 1]["text"] if row["footnote"] else ""
@@ -275,6 +302,7 @@ def campaign_csv(table: dict) -> str:
             cell = row["cells"][column] or {}
             rows.append([row["subtask"], row["dataset"] or "", column,
                          *(cell.get(figure, "") if cell.get(figure) is not None else "" for figure in CAMPAIGN_CSV_FIGURES),
+                         *((row.get("gold_audit") or {}).get(count, "") for count in CAMPAIGN_CSV_AUDIT),
                          str(row["gold_synthetic"]).lower(), note or ((cell.get("quote") or {}).get("sentence", ""))])
     return _csv(headers, rows)
 
@@ -306,20 +334,28 @@ def campaign_file(table: dict, fmt: str) -> str:
     return text
 
 
+# The gold audit's counts of the report's dataset, the same on every row of its CSV.
+REPORT_CSV_AUDIT = ("n_audited", "n_corrected", "n_withdrawn")
+
+
 REPORT_CSV_HEADERS = ["source", "kind", "scored_on", "score", "ci_low", "ci_high", "n_scored", "n_missing",
-                      "n_answered", "coverage", "gold_synthetic", "reason", "dawid_skene_accuracy"]
+                      "n_answered", "coverage", "score_audited", "n_scored_audited", *REPORT_CSV_AUDIT,
+                      "gold_synthetic", "reason", "dawid_skene_accuracy"]
 
 
 def report_csv(report: dict) -> str:
-    """One row per source, every number whole in a column of its own (empty: none), whether
-    the gold is synthetic, why a source has no score, and an annotator's Dawid–Skene estimated
+    """One row per source, every number whole in a column of its own (empty: none): the score
+    on the benchmark's gold and on the audited gold with the gold audit's counts, whether the
+    gold is synthetic, why a source has no score, and an annotator's Dawid–Skene estimated
     accuracy (empty where the subtask does not offer it)."""
     estimated = estimated_accuracies(report) or {}
+    audit = report.get("gold_audit") or {}
     rows = []
     for row in report["sources"]:
         low, high = row["intervals"]["score"] if row.get("available") else (None, None)
         figures = [row.get("score"), low, high, row.get("n_scored"), row.get("n_missing"), row.get("n_answered"),
-                   row.get("coverage")]
+                   row.get("coverage"), row.get("score_audited"), row.get("n_scored_audited"),
+                   *(audit.get(count) for count in REPORT_CSV_AUDIT)]
         rows.append([row["source"], row["kind"], row.get("scored_on", ""), *("" if value is None else value for value in figures),
                      str(report["gold_synthetic"]).lower(), row.get("reason", ""),
                      "" if estimated.get(row["source"]) is None else estimated[row["source"]]])
@@ -362,6 +398,8 @@ def _report_text(report: dict, plots: list[Plot], fmt: str, plot_files: dict[str
     notes = [report["banner"]] if report["banner"] else []
     if report["excluded"]:
         notes.append(f"{report['excluded']['note']}: {', '.join(report['excluded']['annotators']) or 'nobody'}")
+    notes.append(f"gold audit: {audit_counts_text(report['gold_audit'])}; {report['gold_audit']['note']}")
+    notes.append(report["procedure"]["control_gold"])
     if dawid_skene_note(report):
         notes.append(dawid_skene_note(report))
     pilot = report["sample"].get("pilot_items")

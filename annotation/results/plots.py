@@ -5,8 +5,8 @@ text alternative and data table, numbers with that language's decimal separator)
 what it shows and the metric it plots, and comes with a text alternative (the SVG's <title>
 and <desc>, and the page's caption) and the data table it draws.
 
-One drawing function per plot (``scores_drawing``, ``time_drawing``, ``confusion_drawing``,
-``relations_drawing``; ``report_drawings`` for all of a report) gives a ``Drawing``, and
+One drawing function per plot (``scores_drawing``, ``time_drawing``, ``difficulty_drawing``,
+``confusion_drawing``, ``relations_drawing``; ``report_drawings`` for all of a report) gives a ``Drawing``, and
 ``render(drawing, "svg" | "pdf")`` writes it; ``report_plots`` gives the SVG ``Plot`` rows a
 computed report stores and pages show.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from dataclasses import dataclass
 
 import matplotlib
@@ -32,7 +33,7 @@ from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from annotation.results.labels import score_name, source_name
+from annotation.results.labels import metric_name, score_name, source_name
 
 matplotlib.use("Agg")  # before anything draws: never a display
 
@@ -66,6 +67,10 @@ RC = {"svg.fonttype": "none", "svg.hashsalt": "polis-report", "font.size": 9}
 
 # The score axis shows 0 and 1 whole: a marker at either end is drawn in full, not cut in half.
 SCORE_LIMITS = (-0.05, 1.05)
+
+
+# One colour per model of the difficulty plot (then again from the first).
+MODEL_COLOURS = ("#b05a00", "#1f4e79", "#2e7d32", "#6a1b9a", "#37474f")
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,7 @@ def relations_drawing(report: dict, row: dict) -> Drawing | None:
 
 def report_drawings(report: dict) -> list[Drawing]:
     """Every plot of a dataset's report, in the page's order, drawn in the active language."""
-    drawings = [scores_drawing(report), time_drawing(report)]
+    drawings = [scores_drawing(report), time_drawing(report), difficulty_drawing(report)]
     for row in report["sources"]:
         if row.get("available"):
             drawings += [confusion_drawing(report, row), relations_drawing(report, row)]
@@ -295,6 +300,50 @@ def stored_plot(drawing: Drawing) -> Plot:
     """A drawing as the SVG plot a computed report stores, marked with the active language."""
     return Plot(drawing.key, drawing.title, drawing.alt, render(drawing, "svg"), drawing.headers, drawing.rows,
                 get_language())
+
+
+def difficulty_drawing(report: dict) -> Drawing | None:
+    """Humans against models per item: each item at (the annotators' mean item figure, the
+    model's), one colour per model, the items at one point (results rounded to 0.01) drawn as
+    one marker sized by their number, so the drawing stays small whatever the dataset."""
+    difficulty = report.get("item_difficulty")  # a report computed before the gold audit has none
+    if not difficulty or not difficulty["models"]:
+        return None
+    counts: Counter = Counter()
+    for item in difficulty["items"]:
+        if item["human"] is not None:
+            for name in difficulty["models"]:
+                counts[name, round(item["human"], 2), round(item["models"][name], 2)] += 1
+    if not counts:
+        return None
+    figure_name = metric_name(difficulty["figure"])
+    shown = _("%(dataset)s: annotators against models per item (%(metric)s)") % {
+        "dataset": report["dataset"], "metric": figure_name}
+    title = _title(report, shown)
+    figure = _figure(report, 6.4, 4)
+    with matplotlib.rc_context(RC):
+        axes = figure.subplots()
+        for index, name in enumerate(difficulty["models"]):
+            points = [(human, model, count) for (model_name, human, model), count in sorted(counts.items())
+                      if model_name == name]
+            axes.scatter([point[0] for point in points], [point[1] for point in points],
+                         s=[12 + 6 * count ** 0.5 for _human, _model, count in points], alpha=0.6,
+                         color=MODEL_COLOURS[index % len(MODEL_COLOURS)], label=source_name(f"model:{name}"))
+        axes.set_xlim(*SCORE_LIMITS)
+        axes.set_ylim(*SCORE_LIMITS)
+        axes.xaxis.set_major_formatter(_ticks(1))
+        axes.yaxis.set_major_formatter(_ticks(1))
+        axes.set_xlabel(_("annotators' mean %(metric)s") % {"metric": figure_name})
+        axes.set_ylabel(_("model's %(metric)s") % {"metric": figure_name})
+        axes.set_title(shown, wrap=True)
+        axes.legend(loc="best")
+        axes.grid(color="#dddddd")
+    alt = _("%(humans_only)s items every annotator got right and every model wrong; %(models_only)s the reverse") % {
+        "humans_only": difficulty["humans_only"]["count"], "models_only": difficulty["models_only"]["count"]}
+    return Drawing("difficulty", title, f"{title}. {alt}.", figure,
+                   [_("model"), _("annotators' mean"), _("model's result"), _("items")],
+                   [[source_name(f"model:{name}"), number_text(human, 2), number_text(model, 2), count]
+                    for (name, human, model), count in sorted(counts.items())])
 
 
 def report_plots(report: dict) -> list[Plot]:

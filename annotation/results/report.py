@@ -22,14 +22,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from statistics import fmean
 
 import numpy as np
 from django.utils import timezone
 
 from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
+from annotation.datasets.auditing import audited_gold
 from annotation.datasets.sampling import sample_ids
-from annotation.models import Campaign, Dataset, GoldAnswer, ModelSubmission
+from annotation.models import Campaign, Dataset, GoldAnswer, Item, ModelSubmission
 from annotation.results.exporting import DatasetReads, Export, build_export, pilot_ids
 from annotation.results.formats import p_figure, percent
 from annotation.training.selectors import training_procedure
@@ -286,6 +288,95 @@ def mean_annotator(subtask: Subtask, gold: list[dict], annotators: list[ReadSour
     return group
 
 
+AUDITED_GOLD_NOTE = ("the benchmark's gold (the original) is the headline, since models are scored on it; beside it "
+                     "each score on the audited gold: the gold audit's corrections in place of the original lines, "
+                     "the items it withdrew left out")
+
+
+def audited_scores(subtask: Subtask, dataset: Dataset, gold: list[dict], rows: list[dict], scored: list[ReadSource],
+                   annotators: list[ReadSource], comparisons: list[dict], headline_mean: dict | None) -> dict:
+    """The report's ``gold_audit``: the counts of items audited, corrected and withdrawn, and
+    every scored source on the audited gold (each on the same kind of items as its headline
+    score: an annotator's answered items, a pooled source's complete items, a model's every
+    gold item), set beside its headline score in ``rows`` (``score_audited``,
+    ``n_scored_audited``) and in ``comparisons`` (``score_human_audited``,
+    ``score_model_audited``: the model on the human source's audited items); the mean
+    annotator's too. Scored by the same ``score_records`` as the headline; while the audit has
+    changed no gold line, the audited gold is the original and so are its figures."""
+    audit = audited_gold(dataset, gold)
+    lines = list(audit.lines.values())
+    by_source = {row["source"]: row for row in rows}
+    reads = {read.exported.source: read for read in scored}
+    scored_ids: dict[str, list[str]] = {}
+    for read in scored:
+        row = by_source[read.exported.source]
+        if not audit.changed:
+            row["score_audited"], row["n_scored_audited"] = row["score"], row["n_scored"]
+            continue
+        items = None if read.items is None else [item for item in read.items if item in audit.lines]
+        metrics = score_records(subtask, lines, read.pred, read.n_faults, read.exported.only_answered, items=items)
+        row["score_audited"], row["n_scored_audited"] = metrics["score"], metrics["n_gold"]
+        scored_ids[read.exported.source] = [record["id"] for record in scored_gold(
+            lines, read.pred, read.exported.only_answered, items)]
+    for comparison in comparisons:
+        comparison["score_human_audited"] = by_source[comparison["human"]]["score_audited"]
+        if not audit.changed:
+            comparison["score_model_audited"] = comparison["score_model"]
+            continue
+        human_ids = scored_ids[comparison["human"]]
+        comparison["score_model_audited"] = score_records(subtask, lines, reads[comparison["model"]].pred,
+                                                          items=human_ids)["score"] if human_ids else None
+    scores = {source: {"score": by_source[source]["score_audited"], "n_scored": by_source[source]["n_scored_audited"]}
+              for source in reads}
+    files = [(read.exported.name, read.pred) for read in annotators]
+    if not audit.changed:
+        mean = headline_mean["mean"] if headline_mean else None
+    else:
+        mean = group_figures(subtask, lines, files)["mean"] if files else None
+    return {"n_audited": audit.audited, "n_corrected": audit.corrected, "n_withdrawn": audit.withdrawn,
+            "n_gold": len(lines), "scores": scores, "mean_annotator": mean, "note": AUDITED_GOLD_NOTE}
+
+
+def item_difficulty(subtask: Subtask, dataset: Dataset, gold: list[dict], annotators: list[ReadSource],
+                    models: list[ReadSource]) -> dict:
+    """Per gold item (input order): ``n_annotators`` who answered it, ``human`` the mean of
+    their results (the subtask's item figure: the share who got it right; discourse: their mean
+    LAS; None: nobody answered), and each model's result (not answered: 0, as the metric counts
+    it); and the items every annotator got right and every model wrong (``humans_only``), and
+    the reverse (``models_only``): right is an item figure of 1, over items with at least one
+    annotator and one model. Each result is the one the source's score is made of (its count
+    row of the item)."""
+    known: dict[tuple[int, ...], float] = {}
+
+    def result(read: ReadSource, item_id: str) -> float:
+        row = read.counted.rows_by_id[item_id]
+        if row not in known:
+            known[row] = float(subtask.combine(row, 1)[subtask.item_figure])
+        return known[row]
+
+    items, humans_only, models_only = [], [], []
+    for record in gold:
+        item_id = record["id"]
+        people = [result(read, item_id) for read in annotators if item_id in read.pred]
+        machines = {read.exported.name: result(read, item_id) for read in models}
+        items.append({"id": item_id, "n_annotators": len(people), "human": fmean(people) if people else None,
+                      "models": machines})
+        if people and machines:
+            if all(value == 1.0 for value in people) and all(value < 1.0 for value in machines.values()):
+                humans_only.append(item_id)
+            elif all(value < 1.0 for value in people) and all(value == 1.0 for value in machines.values()):
+                models_only.append(item_id)
+    listed = humans_only + models_only
+    pks = dict(Item.objects.filter(dataset=dataset, external_id__in=listed).values_list("external_id", "pk")) if listed else {}
+    return {
+        "figure": subtask.item_figure,
+        "models": [read.exported.name for read in models],
+        "items": items,
+        "humans_only": {"count": len(humans_only), "ids": humans_only, "item_pks": [pks[i] for i in humans_only]},
+        "models_only": {"count": len(models_only), "ids": models_only, "item_pks": [pks[i] for i in models_only]},
+    }
+
+
 def best_annotator(annotators: list[dict]) -> dict | None:
     """The annotator with the highest score, marked as chosen after the fact (no interval)."""
     best = max(annotators, key=lambda row: row["score"], default=None)
@@ -450,6 +541,9 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
     for comparison in comparisons:
         if comparison["human_kind"] in POOLED_SOURCES:
             comparison["quote"] = quote(comparison, len(annotators))
+    group = mean_annotator(subtask, gold, annotators, models, resamples, seed)
+    gold_audit = audited_scores(subtask, dataset, gold, rows, scored, annotators, comparisons, group)
+    difficulty = item_difficulty(subtask, dataset, gold, annotators, models)
     return {
         "dataset": dataset.name,
         "dataset_id": dataset.pk,
@@ -477,9 +571,13 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "complete_items": next((read.items for read in humans if read.pooled), None),
         "comparisons": comparisons,
         # What `python -m scoring annotators --json --ci` prints (with --model for each model).
-        "mean_annotator": mean_annotator(subtask, gold, annotators, models, resamples, seed),
+        "mean_annotator": group,
         "best_annotator": best_annotator([row for row in rows if row.get("available") and row["kind"] == "annotator"]),
-        "notes": {"mcnemar": MCNEMAR_NOTE, "best annotator": BEST_CHOSEN_AFTER},
+        "notes": {"mcnemar": MCNEMAR_NOTE, "best annotator": BEST_CHOSEN_AFTER, "audited gold": AUDITED_GOLD_NOTE},
+        # The scores on the audited gold beside the headline ones, and the audit's counts.
+        "gold_audit": gold_audit,
+        # Per item: the annotators' share right and each model's result; who alone got it right.
+        "item_difficulty": difficulty,
         "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds),
         "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
@@ -501,7 +599,8 @@ def _human_cell(report: dict, kind: str) -> dict | None:
         return None
     low, high = row["intervals"]["score"]
     return {"score": row["score"], "ci_low": low, "ci_high": high, "source": row["source"],
-            "n_items": row["n_scored"], "n_missing": row["n_missing"], "coverage": row["coverage"]}
+            "n_items": row["n_scored"], "n_missing": row["n_missing"], "coverage": row["coverage"],
+            "score_audited": row.get("score_audited"), "n_items_audited": row.get("n_scored_audited")}
 
 
 def _mean_cell(report: dict) -> dict | None:
@@ -509,7 +608,8 @@ def _mean_cell(report: dict) -> dict | None:
     if group is None or group["mean"] is None:
         return None
     return {"score": group["mean"], "ci_low": group.get("ci_low"), "ci_high": group.get("ci_high"),
-            "min": group["min"], "max": group["max"], "n_annotators": group["n_annotators"]}
+            "min": group["min"], "max": group["max"], "n_annotators": group["n_annotators"],
+            "score_audited": report["gold_audit"]["mean_annotator"]}
 
 
 def _model_cell(report: dict, human_kind: str, model: str) -> dict | None:
@@ -526,7 +626,7 @@ def _model_cell(report: dict, human_kind: str, model: str) -> dict | None:
             "mcnemar_p": comparison.get("mcnemar_p"), "n_a_only": comparison.get("n_a_only"),
             "n_b_only": comparison.get("n_b_only"), "p_holm": None,
             "mean_annotator_diff": group.get("diff"), "mean_annotator_diff_ci_low": group.get("diff_ci_low"),
-            "mean_annotator_diff_ci_high": group.get("diff_ci_high")}
+            "mean_annotator_diff_ci_high": group.get("diff_ci_high"), "score_audited": comparison.get("score_model_audited")}
 
 
 def adjust_by_model(rows: list[dict], models: list[str]) -> None:
@@ -559,7 +659,10 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
         report = reports.get(key)
         row = {"subtask": key, "title": get_subtask(key).title, "dataset": report["dataset"] if report else None,
                "dataset_id": report["dataset_id"] if report else None,
-               "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None}
+               "gold_synthetic": bool(report and report["gold_synthetic"]), "footnote": None,
+               # The gold audit's counts: the cells' score_audited are on the audited gold.
+               "gold_audit": {key: report["gold_audit"][key] for key in ("n_audited", "n_corrected", "n_withdrawn")}
+               if report else None}
         cells: dict[str, dict | None] = {}
         if report and report["gold_synthetic"]:
             footnotes.append({"subtask": key, "dataset": report["dataset"], "text": SYNTHETIC_FOOTNOTE})
@@ -599,6 +702,7 @@ def campaign_report(campaign: Campaign, *, resamples: int = RESAMPLES, seed: int
                                     "(annotators and items) bootstrap interval",
                   "models": "the model's score on the human source's items; difference = human − model; p: paired "
                             f"randomization ({test_rounds} rounds), Holm-adjusted over the model's subtasks",
+                  "audited gold": AUDITED_GOLD_NOTE,
                   **({"excluded": EXCLUSION_NOTE} if exclude_below_control else {})},
         "exclude_below_control": exclude_below_control,
         "datasets": list(reports.values()),

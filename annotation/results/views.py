@@ -33,7 +33,7 @@ from annotation.results.computing import body_context, report_query, request_rep
 from annotation.results.downloads import complete_items_download, export_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
-from annotation.results.formats import CONTENT_TYPES, FORMATS
+from annotation.results.formats import CONTENT_TYPES, DIFFICULTY, FORMATS
 from annotation.results.forms import CampaignForm, CampaignProtocolForm, KitOptions, ModelSubmissionForm
 from annotation.results.paper import paper_zip
 from annotation.results.plots import Plot, plot_part_key
@@ -52,6 +52,8 @@ class ReportOptions(forms.Form):
     plot = forms.CharField(required=False, max_length=300)
     # The complete items the pooled sources are scored on, one id a line (`scoring --items`).
     items = forms.BooleanField(required=False)
+    # The item difficulty table (CSV): per item the annotators' share right and each model's result.
+    difficulty = forms.BooleanField(required=False)
 
 
 def _options(request: HttpRequest) -> dict:
@@ -62,7 +64,7 @@ def _options(request: HttpRequest) -> dict:
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
     return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"],
-            "items": data["items"]}
+            "items": data["items"], "difficulty": data["difficulty"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -113,6 +115,12 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
             return _pending()
         return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, options["format"]),
                          CONTENT_TYPES[options["format"]], f"{stem}.{options['format']}")
+    if options["difficulty"]:
+        served = serve_report(dataset=dataset, **report_options)
+        if served.stored is None:
+            return _pending()
+        return _download(selectors.report_part(served.stored, StoredReportPart.Kind.FILE, DIFFICULTY),
+                         CONTENT_TYPES["csv"], f"{stem}.difficulty.csv")
     if options["items"]:
         served = serve_report(dataset=dataset, **report_options, fields=("report",))
         if served.stored is None:

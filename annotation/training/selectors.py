@@ -14,11 +14,12 @@ from datetime import datetime
 from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser, User
-from django.db.models import F
+from django.db.models import F, Q
 from django.db.models.expressions import RawSQL
 
 from annotation.annotate import qualification
 from annotation.core import sql_rows
+from annotation.datasets.auditing import audit_overrides
 from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
 from annotation.subtasks.differences import Differences, differences, gold_answer_fields
 from annotation.subtasks.widgets import widget_for
@@ -151,10 +152,16 @@ class ControlSeries:
         return self.accuracy[-1] if self.correctness else None
 
 
+CONTROL_GOLD_NOTE = ("control accuracy is scored on the audited gold: the gold audit's corrections count, "
+                     "and a control item it withdrew counts for no one")
+
+
 def control_accuracy(dataset: Dataset) -> list[ControlSeries]:
     """Per annotator (by username), their submitted answers to control items in the order they
-    were submitted, each scored against its gold like a training answer."""
+    were submitted, each scored against its audited gold (``CONTROL_GOLD_NOTE``) like a
+    training answer."""
     subtask = get_subtask(dataset.subtask)
+    overrides = audit_overrides(Q(item__dataset__pool_of=dataset, item__dataset__pool_kind=Dataset.PoolKind.CONTROL))
     answers = (
         Annotation.objects.filter(
             status=Annotation.Status.SUBMITTED,
@@ -164,10 +171,14 @@ def control_accuracy(dataset: Dataset) -> list[ControlSeries]:
             item__assignments__annotator=F("annotator"),
         )
         .order_by("annotator__username", "submitted_at", "pk")
-        .values_list("annotator__username", "submitted_at", "answer", "item__gold__payload")
+        .values_list("annotator__username", "submitted_at", "answer", "item__gold__payload", "item_id")
     )
     series: dict[str, ControlSeries] = {}
-    for username, submitted_at, answer, gold in answers:
+    for username, submitted_at, answer, gold, item_id in answers:
+        if item_id in overrides:
+            gold = overrides[item_id].gold(gold)
+            if gold is None:
+                continue
         line = series.setdefault(username, ControlSeries(username))
         line.times.append(submitted_at)
         line.correctness.append(subtask.correctness(gold, subtask.normalise(answer)))
@@ -197,7 +208,8 @@ def training_procedure(dataset: Dataset) -> dict:
     ``released`` (let through by an organizer), ``control_answers`` and ``control_accuracy``
     (None without control answers) and ``below_control_threshold``; ``control_rate`` (one in
     N, 0: none), ``control_items`` (number) and ``below_control_threshold`` (usernames, for
-    the report's option to leave them out of majority and adjudicated sources).
+    the report's option to leave them out of majority and adjudicated sources);
+    ``control_gold``: which gold control accuracy is scored on (the audited one).
     """
     series = {line.annotator: line for line in control_accuracy(dataset)}
     below = set(below_control_threshold(dataset, list(series.values())))
@@ -222,6 +234,7 @@ def training_procedure(dataset: Dataset) -> dict:
         "control_items": control_pool.items.count() if control_pool else 0,
         "annotators": annotators,
         "below_control_threshold": sorted(below),
+        "control_gold": CONTROL_GOLD_NOTE,
     }
 
 

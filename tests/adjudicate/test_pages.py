@@ -172,7 +172,9 @@ def test_organizer_settings_and_withdrawal_through_the_api(client, adjudicator):
     client.force_login(organizer)
     response = client.put(settings_url, {"auto_majority": False, "adjudicators_see_names": True,
                                          "gold_revealed": True}, content_type="application/json")
-    assert response.json() == {"auto_majority": False, "adjudicators_see_names": True, "gold_revealed": True}
+    # Without adjudicators_audit_gold a PUT keeps it as it is (off).
+    assert response.json() == {"auto_majority": False, "adjudicators_see_names": True, "gold_revealed": True,
+                               "adjudicators_audit_gold": False}
     withdraw = reverse("api_withdraw", args=[answered.items[0].pk])
     assert client.post(withdraw, {"reason": "Zepsute."}, content_type="application/json").status_code == 204
     client.force_login(adjudicator)

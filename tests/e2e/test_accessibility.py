@@ -31,7 +31,7 @@ from annotation.results.services import create_campaign, upload_model_submission
 from tests.e2e.accessibility import LAYOUT_RULES, violations
 from tests.e2e.layout import PHONE, assert_no_horizontal_scroll
 from tests.e2e.test_narrow_screens import RECORDS
-from tests.factories import DEFAULT_PASSWORD, assign_in_order, make_dataset, make_user
+from tests.factories import DEFAULT_PASSWORD, assign_in_order, gold_against_answers, make_dataset, make_user
 from tests.security.test_permission_matrix import every_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,6 +76,7 @@ PAGES = [
     State("organizer_items", "organizer"),
     State("organizer_item", "organizer", "an answered wsd case"),
     State("organizer_adjudication", "organizer"),
+    State("gold_audit", "organizer", "an item whose answers stand against its gold"),
     State("organizer_training", "organizer"),
     State("organizer_import_gold", "organizer"),
     State("organizer_assign", "organizer"),
@@ -159,6 +160,8 @@ def campaign() -> Campaign:
     paths["organizer_items"] = reverse("organizer_items", args=[answered["wsd"].pk])
     paths["organizer_item"] = reverse("organizer_item", args=[answered["wsd"].pk, case["wsd"]])
     paths["organizer_adjudication"] = reverse("organizer_adjudication", args=[answered["wsd"].pk])
+    gold_against_answers(answered["wsd"])
+    paths["gold_audit"] = reverse("gold_audit", args=[answered["wsd"].pk])
     paths["organizer_training"] = reverse("organizer_training", args=[wsd.pk])
     paths["organizer_removal"] = reverse("organizer_removal", args=[answered["wsd"].pk])
     lines = "".join(json.dumps({"id": item_id, "answer": "A"}) + "\n" for item_id in (RECORDS["wsd"]["id"], "second"))

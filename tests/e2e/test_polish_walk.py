@@ -15,7 +15,7 @@ from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
 from tests.e2e.test_accessibility import PAGES, Visitor, campaign  # noqa: F401 (campaign: the fixture)
-from tests.factories import make_user
+from tests.factories import gold_against_answers, make_user
 from tests.organizer.conftest import sample_files
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pl" / "LC_MESSAGES" / "django.po"
@@ -165,6 +165,17 @@ def test_the_walk_shows_polish_only(page: Page, live_server, login, tmp_path):
     page.goto(f"{live_server.url}/organize/{morphosyntax.pk}/training/")  # the demo's procedure
     expect(page.locator("#qualification-table tr[data-annotator=annotator1]")).to_contain_text("1,00")
     assert_polish(page, phrases, "training and control")
+    answered = Dataset.objects.get(name="demo-answered-wsd")
+    gold_against_answers(answered)
+    page.goto(f"{live_server.url}/audit/{answered.pk}/")
+    expect(page.locator(".audit-item").first).to_be_visible()
+    assert_polish(page, phrases, "gold audit")
+    decision = page.locator(".audit-decision").first
+    decision.locator("input[name=kind]").first.check()
+    decision.locator("textarea[name=note]").fill("Klucz jest dobry.")
+    decision.locator("button[type=submit]").click()
+    expect(page.locator(".audit-item .tag.ok")).to_have_count(1)
+    assert_polish(page, phrases, "gold audit decided")
 
 
 def test_every_organizer_and_adjudicator_page_and_problem_list_is_in_polish(browser, live_server, campaign, tmp_path):  # noqa: F811

@@ -24,6 +24,8 @@ from annotation.models import (
     Explanation,
     Flag,
     GoldAnswer,
+    GoldAuditDecision,
+    GoldVersion,
     Item,
     KeyPreference,
     ModelSubmission,
@@ -50,13 +52,14 @@ MODELS = [model._meta.model_name for model in APP_MODELS]
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
     TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, Pseudonym, RoutedAnnotator, RoutedItem, RoutingOrder,
+    GoldVersion, GoldAuditDecision,
 ]
 
 
 @pytest.fixture
 def campaign():
     """A dataset with a record of every model of the app: answers, a flag, an adjudication and
-    a claim, a training pool with a round, an answer and an explanation, a model's submission,
+    a claim, a gold version with its audit decision, a training pool with a round, an answer and an explanation, a model's submission,
     a campaign and a computed report."""
     dataset = import_sample("wsd")
     annotator = make_user(username="ala")
@@ -98,6 +101,10 @@ def campaign():
     routed = make_dataset("wsd", [{"id": "routed-a", "reference_sentence": "x", "candidates": {}}], name="sample-wsd-routed")
     set_routing(routed, routing=True, answers_per_item=1)
     assign(routed, [annotator], 1)
+    version = GoldVersion.objects.create(item=annotation.item, version=2, payload=annotation.item.gold.payload,
+                                         reason="a reason", author=adjudicator)
+    GoldAuditDecision.objects.create(item=annotation.item, kind="corrected", note="a note", gold_version=version,
+                                     decided_by=adjudicator)
     return dataset
 
 
@@ -156,7 +163,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 24
+    assert len(APP_MODELS) == 26
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__

@@ -39,11 +39,12 @@ REPORT_KEYS = {
     "dataset", "dataset_id", "subtask", "subtask_title", "computed_at", "frozen", "gold_synthetic", "banner",
     "n_items", "sample", "n_gold", "n_withdrawn", "resamples", "seed", "confidence", "sources", "comparisons", "time", "agreement", "procedure",
     "excluded", "test_rounds", "complete_items", "mean_annotator", "best_annotator", "notes", "commands",
-    "dawid_skene",
+    "dawid_skene", "gold_audit", "item_difficulty",
 }
 SOURCE_KEYS = {
     "source", "kind", "name", "scored_on", "available", "score", "intervals", "n_scored", "n_missing",
-    "n_answered", "left_out", "coverage", "answer_faults", "metrics", "secondary", "breakdown",
+    "n_answered", "left_out", "coverage", "answer_faults", "metrics", "secondary", "breakdown", "score_audited",
+    "n_scored_audited",
 }
 CAMPAIGN_KEYS = {
     "campaign", "campaign_id", "computed_at", "resamples", "seed", "confidence", "gold_synthetic", "columns",

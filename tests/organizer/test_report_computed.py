@@ -251,7 +251,8 @@ def test_the_stored_figures_are_the_report_builders(wsd_dataset):
     assert {"en/scores", "pl/scores"} <= set(plot_keys)  # every plot drawn in each language of the site
     assert {plot["key"] for plot in served.stored.plots if plot["language"] == "pl"} == \
         {plot["key"] for plot in served.stored.plots if plot["language"] == "en"}
-    assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex"}
+    assert set(StoredReportPart.objects.filter(kind="file").values_list("key", flat=True)) == {"json", "md", "csv", "tex",
+                                                                                            "difficulty"}
     assert set(StoredReportPart.objects.filter(kind="plot").values_list("key", flat=True)) == set(plot_keys)
 
 

@@ -76,6 +76,11 @@ def test_the_csv_has_one_value_per_column_and_one_header_row(with_model):
         assert float(row["score"]) == source["score"]
         assert [float(row["ci_low"]), float(row["ci_high"])] == source["intervals"]["score"]
         assert int(row["n_scored"]) == source["n_scored"] and float(row["coverage"]) == source["coverage"]
+        # The score on the audited gold and the gold audit's counts, each in its own column too.
+        assert float(row["score_audited"]) == source["score_audited"]
+        assert int(row["n_scored_audited"]) == source["n_scored_audited"]
+        assert [int(row[count]) for count in ("n_audited", "n_corrected", "n_withdrawn")] == [
+            report["gold_audit"][count] for count in ("n_audited", "n_corrected", "n_withdrawn")]
 
 
 def test_the_campaign_csv_has_no_banner_row(with_model):
@@ -92,8 +97,9 @@ def test_the_campaign_csv_has_no_banner_row(with_model):
 def test_the_tex_tables_are_labelled_left_align_names_and_set_models_beside_humans(with_model):
     client = organizer_client()
     tex = download(client, report_url(with_model), "tex")
-    # source and "scored on" left, the figures right (the last: the Dawid–Skene estimated accuracy)
-    assert r"\begin{tabular}{llrrrrr}" in tex and r"\label{tab:wsd-tiny:scores}" in tex
+    # The names left, the figures right: score, items, missing, coverage, the audited gold's score
+    # and items, the Dawid–Skene estimated accuracy.
+    assert r"\begin{tabular}{llrrrrrrr}" in tex and r"\label{tab:wsd-tiny:scores}" in tex
     assert r"\label{tab:wsd-tiny:models}" in tex and "majority & model:m & 3 & 50.0 & 75.0 &" in tex
     assert not re.search(r"\d\d:\d\d:\d\d", tex)  # computed to the minute, no seconds or microseconds
     computed = timezone.localtime(StoredReport.objects.get().computed_at)

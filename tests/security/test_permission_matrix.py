@@ -47,6 +47,9 @@ APPLICATION = {
     "api_dataset_routing":       "403/403 403/405 403/405 403/405 200/405",
     # POST only; the campaign's dataset gives fixed queues: its annotator is refused (422).
     "api_next_item":             "403/403 405/422 405/404 405/403 405/403",
+    # The gold audit: organizers; adjudicators only where the organizer allows it (not here).
+    "api_gold_audit":            "403/403 403/405 403/405 403/405 200/405",
+    "api_gold_audit_decision":   "403/403 405/403 405/403 405/403 405/400",  # POST without its fields
     "adjudicate_home":       "302/302 403/403 403/403 200/405 403/403",
     "adjudicate_continue":   "302/302 403/403 403/403 302/405 403/403",
     "adjudicate_done":       "302/302 403/403 403/403 200/405 403/403",
@@ -58,6 +61,7 @@ APPLICATION = {
     "organizer_items":       "302/302 403/403 403/403 403/403 200/405",
     "organizer_item":        "302/302 403/403 403/403 403/403 200/405",
     "organizer_adjudication": "302/302 403/403 403/403 403/403 200/405",
+    "gold_audit":            "302/302 403/403 403/403 403/403 200/404",  # POST names no item
     "organizer_import_gold": "302/302 403/403 403/403 403/403 200/200",
     "organizer_removal":     "302/302 403/403 403/403 403/403 200/400",  # POST names no action
     "organizer_model_removal": "302/302 403/403 403/403 403/403 404/404",  # no model submission of that id
@@ -138,7 +142,8 @@ def parameter_values(campaign_data) -> dict[str, dict[str, str]]:
     objects = {"dataset": dataset, "item": item, "goldanswer": item.gold, "annotation": annotation,
                "assignment": item.assignments.first(), "user": users["annotator"]}
     values = {"": common, "api_annotation": {**common, "pk": str(annotation.pk)}}
-    for name in ("api_adjudication_item", "api_adjudication_claim", "api_adjudication_decision", "api_withdraw"):
+    for name in ("api_adjudication_item", "api_adjudication_claim", "api_adjudication_decision", "api_withdraw",
+                 "api_gold_audit_decision"):
         values[name] = {**common, "pk": str(item.pk)}
     for name, _form, _ in every_url(get_resolver()):
         model = name.removeprefix("admin:").rsplit("_", 1)[0].split("_", 1)[-1]
