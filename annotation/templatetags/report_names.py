@@ -21,24 +21,10 @@ def source_name(source: str, fill: str = "") -> str:
     return labels.source_name(source, fill or "")
 
 
-@register.filter
-def scored_on_name(scored_on: str) -> str:
-    return labels.scored_on_name(scored_on)
-
-
-@register.filter
-def agreement_name(key: str) -> str:
-    return labels.agreement_name(key)
-
-
-@register.filter
-def metric_name(key: str) -> str:
-    return labels.metric_name(key)
-
-
-@register.filter
-def score_name(subtask: str) -> str:
-    return labels.score_name(subtask)
+register.filter("scored_on_name", labels.scored_on_name)
+register.filter("agreement_name", labels.agreement_name)
+register.filter("metric_name", labels.metric_name)
+register.filter("score_name", labels.score_name)
 
 
 @register.filter
