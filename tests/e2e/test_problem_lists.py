@@ -51,6 +51,7 @@ def test_a_refused_import_keeps_both_files_and_a_good_one_goes_through(page: Pag
 
 def test_a_one_time_link_is_copied_by_its_button(page: Page, live_server, login):
     login(page, make_user("organizer", username="olga"))
+    make_user("annotator")  # the role's group: a live-server test's database was flushed, without the migration's groups
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     page.goto(f"{live_server.url}/organize/accounts/")
     page.locator("input[name=name]").fill("nowa")

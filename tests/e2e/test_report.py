@@ -117,7 +117,8 @@ def test_the_report_shows_sources_plots_and_downloads_and_takes_a_model_by_keybo
     page.locator("#plot-scores details summary").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#plot-scores details table")).to_contain_text("model gpt")
-    expect(page.locator("figure.plot")).to_have_count(count + 1)  # and the model's confusion matrix
+    # and the model's confusion matrix, and the items' difficulty, humans against models (none without a model)
+    expect(page.locator("figure.plot")).to_have_count(count + 2)
 
 
 def test_a_report_of_synthetic_gold_carries_the_banner(page: Page, login, live_server, wsd_dataset):  # noqa: F811
