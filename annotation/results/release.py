@@ -32,7 +32,7 @@ from annotation.results import selectors
 from annotation.results.agreement import counted_items
 from annotation.results.exporting import DatasetReads
 from annotation.results.pseudonyms import campaign_pseudonyms, pseudonymised, report_people
-from annotation.results.report import Exported, gold_file, human_sources, items_filename, model_sources
+from annotation.results.report import Exported, campaign_report, gold_file, human_sources, items_filename, model_sources
 from annotation.results.summary import campaign_summary, spans_hours
 from annotation.subtasks import part
 from scoring.jsonl import jsonl_bytes
@@ -67,6 +67,11 @@ def stored_table(campaign: Campaign, seed: int) -> dict | None:
     if stored is None or selectors.version_key(stored.seen) != selectors.version_key(selectors.campaign_version(campaign)):
         return None
     return json.loads(selectors.report_part(stored, StoredReportPart.Kind.API, ""))
+
+
+def current_table(campaign: Campaign, seed: int) -> dict:
+    """The campaign table of the data as it is: the newest finished computation's, else computed now."""
+    return stored_table(campaign, seed) or campaign_report(campaign, seed=seed)
 
 
 def protocol_facts(campaign: Campaign) -> dict:

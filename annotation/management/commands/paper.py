@@ -5,8 +5,8 @@ from django.core.management.base import CommandError
 from annotation.management.commands._common import DataCommand, campaign_named
 from annotation.results.exporting import write_atomically
 from annotation.results.paper import paper_files
-from annotation.results.release import campaigned, stored_table
-from annotation.results.report import DEFAULT_SEED, campaign_report
+from annotation.results.release import campaigned, current_table
+from annotation.results.report import DEFAULT_SEED
 
 
 class Command(DataCommand):
@@ -28,7 +28,7 @@ class Command(DataCommand):
                             help="add free_text.md: adjudication notes and flag comments, for review before publishing")
 
     def run(self, *, campaign, output, seed, no_anonymise, with_free_text, **options):
-        table = stored_table(campaign, seed) or campaign_report(campaign, seed=seed)
+        table = current_table(campaign, seed)
         files = paper_files(campaigned(campaign, table, anonymise=not no_anonymise), with_free_text=with_free_text)
         write_files(Path(output), files)
         self.stdout.write(f"{len(files)} files written to {output}")

@@ -4,8 +4,8 @@ from django.core.management.base import CommandError
 
 from annotation.management.commands._common import DataCommand, campaign_named
 from annotation.results.exporting import write_atomically
-from annotation.results.release import campaigned, release_files, stored_table, zip_bytes, zip_folder
-from annotation.results.report import DEFAULT_SEED, campaign_report
+from annotation.results.release import campaigned, current_table, release_files, zip_bytes, zip_folder
+from annotation.results.report import DEFAULT_SEED
 
 
 class Command(DataCommand):
@@ -25,7 +25,7 @@ class Command(DataCommand):
         parser.add_argument("--with-gold", action="store_true", help="put the gold into the bundle")
 
     def run(self, *, campaign, output, seed, with_gold, **options):
-        table = stored_table(campaign, seed) or campaign_report(campaign, seed=seed)
+        table = current_table(campaign, seed)
         files = release_files(campaigned(campaign, table), with_gold=with_gold)
         try:
             write_atomically(Path(output), zip_bytes(files, zip_folder(campaign, "release")))
