@@ -26,12 +26,13 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from annotation.accounts.pseudonyms import campaign_pseudonyms
 from annotation.annotate.item_page import DEFAULT_GUIDELINE
 from annotation.models import Adjudication, Campaign, CampaignProtocol, Dataset, StoredReportPart
 from annotation.results import selectors
 from annotation.results.agreement import counted_items
 from annotation.results.exporting import DatasetReads
-from annotation.results.pseudonyms import campaign_pseudonyms, pseudonymised, report_people
+from annotation.results.pseudonyms import pseudonymised, report_people
 from annotation.results.report import Exported, campaign_report, gold_file, human_sources, items_filename, model_sources
 from annotation.results.summary import campaign_summary, spans_hours
 from annotation.subtasks import part
