@@ -135,6 +135,7 @@ class ControlSeries:
     annotator: str
     times: list[datetime] = field(default_factory=list)
     correctness: list[float] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)  # the control items' ids, in the same order
 
     @property
     def accuracy(self) -> list[float]:
@@ -171,10 +172,10 @@ def control_accuracy(dataset: Dataset) -> list[ControlSeries]:
             item__assignments__annotator=F("annotator"),
         )
         .order_by("annotator__username", "submitted_at", "pk")
-        .values_list("annotator__username", "submitted_at", "answer", "item__gold__payload", "item_id")
+        .values_list("annotator__username", "submitted_at", "answer", "item__gold__payload", "item_id", "item__external_id")
     )
     series: dict[str, ControlSeries] = {}
-    for username, submitted_at, answer, gold, item_id in answers:
+    for username, submitted_at, answer, gold, item_id, external_id in answers:
         if item_id in overrides:
             gold = overrides[item_id].gold(gold)
             if gold is None:
@@ -182,6 +183,7 @@ def control_accuracy(dataset: Dataset) -> list[ControlSeries]:
         line = series.setdefault(username, ControlSeries(username))
         line.times.append(submitted_at)
         line.correctness.append(subtask.correctness(gold, subtask.normalise(answer)))
+        line.items.append(external_id)
     return list(series.values())
 
 
