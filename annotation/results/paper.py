@@ -88,15 +88,21 @@ def _study_pay(study: dict) -> str:
             + " (the pay divided by the median time from entry to completion, as panels compute it)")
 
 
+def counted(number: int, singular: str, plural: str) -> str:
+    """``number`` and the word for that many: "1 entry", "2 entries"."""
+    return f"{number} {singular if number == 1 else plural}"
+
+
 def _study_sentence(study: dict) -> str:
     """What the paper says of a panel study: its counted participants and their figures."""
     return (f"Participants came from a panel (study {study['study']}): {study['entered']} took part, "
-            f"{study['completed']} completed, {study['screened_out']} were screened out by the training round, "
-            f"{study['past_deadline']} ran out of time; completion rate {percent(study['completion_rate'])}%, "
-            f"median time from entry to completion {minutes_text(study['median_seconds'])} minutes; they were "
-            f"{_study_pay(study)}. Not counted: {study['no_consent']} entries without consent, "
-            f"{study['test_entries']} preview or test entries, {study['left_out']} participants the panel's export "
-            "did not list.")
+            f"{study['completed']} completed, {counted(study['screened_out'], 'was', 'were')} screened out by the "
+            f"training round, {study['past_deadline']} ran out of time; completion rate "
+            f"{percent(study['completion_rate'])}%, median time from entry to completion "
+            f"{minutes_text(study['median_seconds'])} minutes; they were {_study_pay(study)}. Not counted: "
+            f"{counted(study['no_consent'], 'entry', 'entries')} without consent, "
+            f"{counted(study['test_entries'], 'preview or test entry', 'preview or test entries')}, "
+            f"{counted(study['left_out'], 'participant', 'participants')} the panel's export did not list.")
 
 
 def _with_studies(kit: Campaigned, text: str, study_text) -> str:
@@ -116,7 +122,7 @@ def _answer_ai_test_set(kit: Campaigned) -> str:
 
 
 def _answer_n_baseliners(kit: Campaigned) -> str:
-    return _with_studies(kit, f"{_people(kit)} annotators (pseudonyms A1..A{_people(kit)}); per subtask: " + "; ".join(
+    return _with_studies(kit, f"{_people(kit)} annotators (pseudonyms {kit.named()}); per subtask: " + "; ".join(
         f"{part['subtask']} {part['n_annotators']}" for part in _parts(kit.summary)),
         lambda study: f"{study['entered']} participants took part, {study['completed']} completed")
 
@@ -360,7 +366,7 @@ def _annotators_block(kit: Campaigned) -> list[str]:
     summary = kit.summary
     recruitment = kit.protocol["recruitment"].strip()
     text = [r"\subsection{Annotators and procedure}\label{sec:hb-annotators}",
-            f"{_people(kit)} annotators took part, named A1--A{_people(kit)} here and in the released data. "
+            f"{_people(kit)} annotators took part, named {tex_escape(kit.named('--'))} here and in the released data. "
             + (f"Recruitment: {tex_escape(recruitment)} " if recruitment else f"Recruitment: [{FOR_THE_AUTHORS}]. ")
             + "".join(tex_escape(_study_sentence(study)) + " " for study in _studies(kit))
             + (tex_escape(_pay_sentence(summary["pay"])) + " "

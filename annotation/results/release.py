@@ -119,6 +119,15 @@ class Campaigned:
     def name(self, username: str | None) -> str | None:
         return None if username is None else self.names.get(username, username)
 
+    def named(self, dash: str = "..") -> str:
+        """The names of the people with an answer that counts: "A1..A5" when they run from A1
+        without a gap, else each (a panel study names its participants on entry, those who do
+        not count too)."""
+        names = sorted({self.name(row[0]) for rows in self.times.values() for row in rows}, key=lambda n: (len(n), n))
+        if names and names == [f"A{number}" for number in range(1, len(names) + 1)]:
+            return f"A1{dash}A{len(names)}"
+        return ", ".join(names)
+
 
 def campaigned(campaign: Campaign, table: dict, *, anonymise: bool = True) -> Campaigned:
     """The table with its people under their pseudonyms (given now to whoever has none yet),
@@ -274,7 +283,7 @@ def datasheet(kit: Campaigned, manifest: dict, with_gold: bool) -> str:
         "",
         "## How the data were collected",
         "",
-        f"Annotators are named by pseudonyms A1..A{max(len(kit.names), 1)}, one per person for the whole campaign. "
+        f"Annotators are named by pseudonyms ({kit.named()}), one per person for the whole campaign. "
         f"Scores are 95% percentile-bootstrap intervals ({summary['resamples']} resamples, seed {summary['seed']}); "
         f"the human source `{summary['human_source']}` is set beside each model on its complete items with a paired "
         f"randomization test ({summary['test_rounds']} rounds) and Holm's adjustment over each model's subtasks.",

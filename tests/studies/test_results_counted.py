@@ -7,15 +7,13 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from annotation.adjudicate.selectors import adjudicated_answers, dataset_cases
-from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
-from annotation.models import Annotation, Campaign, Dataset, Flag, Item, Study, StudyParticipant
+from annotation.models import Campaign, Dataset, Flag, Item, Study, StudyParticipant
 from annotation.results.agreement import dataset_answers
 from annotation.results.exporting import FORMATS, build_export
 from annotation.results.exports import export_summaries
@@ -26,17 +24,10 @@ from annotation.results.report import campaign_report, dataset_report
 from annotation.results.selectors import campaign_version, changes_since, dataset_version, version_key
 from annotation.results.services import create_campaign
 from tests.factories import make_user
-from tests.organizer.conftest import answer_from_gold, import_sample
-from tests.studies.panel import PANEL_STUDY, make_study, panel_id
+from tests.organizer.conftest import import_sample
+from tests.studies.panel import ANSWERED, PANEL_STUDY, answer, make_study, panel_id
 
 pytestmark = pytest.mark.django_db
-
-ANSWERED = 4  # the first items of the dataset, answered by everyone
-
-
-def wrong(answer: dict) -> dict:
-    return {"answer": next(letter for letter in "ABCD" if letter != answer["answer"])}
-
 
 def participant(study: Study, number: int, *, test: bool = False, session: str | None = None) -> StudyParticipant:
     """A participant who entered an hour ago (a test entry keeps no panel id, only its session)."""
@@ -45,16 +36,6 @@ def participant(study: Study, number: int, *, test: bool = False, session: str |
         study=study, user=make_user(), panel_id=None if test else panel_id(number),
         panel_session=session or f"sess{number:021x}", test=test, entered_at=now - timedelta(hours=1),
         deadline=now + timedelta(hours=1))
-
-
-def answer(dataset: Dataset, user: User, right: bool) -> None:
-    items = Item.objects.filter(dataset=dataset).select_related("gold").order_by("ordinal")[:ANSWERED]
-    for item in items:
-        fields = answer_from_gold("wsd", item.gold.payload)
-        fields = fields if right else wrong(fields)
-        Annotation.objects.create(item=item, annotator=user, answer=fields, status=Annotation.Status.SUBMITTED,
-                                  submitted_at=timezone.now(), active_ms=4000,
-                                  normalised_answer=normalised_answer("wsd", fields))
 
 
 @pytest.fixture
