@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.adjudicate.selectors import adjudicated_answers, dataset_cases
+from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
-from annotation.models import Campaign, Dataset, Flag, Item, Study, StudyParticipant
+from annotation.datasets.auditing import audit_queue
+from annotation.models import Annotation, Campaign, Dataset, Flag, Item, Study, StudyParticipant
 from annotation.results.agreement import dataset_answers
 from annotation.results.exporting import FORMATS, build_export
 from annotation.results.exports import export_summaries
@@ -24,8 +26,8 @@ from annotation.results.report import campaign_report, dataset_report
 from annotation.results.selectors import campaign_version, changes_since, dataset_version, version_key
 from annotation.results.services import create_campaign
 from tests.factories import make_user
-from tests.organizer.conftest import import_sample
-from tests.studies.panel import ANSWERED, PANEL_STUDY, answer, make_study, panel_id
+from tests.organizer.conftest import answer_from_gold, import_sample
+from tests.studies.panel import ANSWERED, PANEL_STUDY, answer, make_study, panel_id, wrong
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +120,13 @@ def test_a_test_entry_never_counts(panel):
                         comment="preview")
     StudyParticipant.objects.filter(pk=panel["late"].pk).update(unreconciled_at=timezone.now())
     assert cases(dataset) == []
+    # Nor do their answers agreeing against the gold put an item in the gold audit.
+    item = Item.objects.select_related("gold").get(dataset=dataset, ordinal=ANSWERED + 2)
+    fields = wrong(answer_from_gold("wsd", item.gold.payload))
+    for person in (test.user, panel["late"].user):
+        Annotation.objects.create(item=item, annotator=person, answer=fields, status=Annotation.Status.SUBMITTED,
+                                  submitted_at=timezone.now(), normalised_answer=normalised_answer("wsd", fields))
+    assert [audited.external_id for audited in audit_queue(dataset)] == []
     table = campaign_report(panel["campaign"], resamples=50, test_rounds=50)
     kit = campaigned(panel["campaign"], table)
     assert sorted(kit.names) == panel["counted"]
