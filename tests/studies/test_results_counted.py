@@ -15,15 +15,16 @@ from annotation.adjudicate.selectors import adjudicated_answers, dataset_cases
 from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
 from annotation.datasets.auditing import audit_queue
-from annotation.models import Annotation, Campaign, Dataset, Flag, Item, Study, StudyParticipant
+from annotation.models import Annotation, Campaign, Dataset, Flag, Item, StoredReport, Study, StudyParticipant
 from annotation.results.agreement import dataset_answers
+from annotation.results.computing import request_report
 from annotation.results.exporting import FORMATS, build_export
 from annotation.results.exports import export_summaries
 from annotation.results.formats import campaign_file, report_file
 from annotation.results.paper import paper_files
 from annotation.results.release import campaigned, release_files
 from annotation.results.report import campaign_report, dataset_report
-from annotation.results.selectors import campaign_version, changes_since, dataset_version, version_key
+from annotation.results.selectors import campaign_version, changes_since, dataset_version, newest_report, version_key
 from annotation.results.services import create_campaign
 from tests.factories import make_user
 from tests.organizer.conftest import answer_from_gold, import_sample
@@ -181,3 +182,19 @@ def test_the_campaign_of_a_study_is_found_through_its_datasets_too(panel):
     other.datasets.add(panel["dataset"])
     kit = campaigned(other, campaign_report(other, resamples=50, test_rounds=50))
     assert [study["study"] for study in kit.summary["studies"]] == [panel["study"].name]
+
+
+def test_a_reconciliation_that_changes_who_counts_has_the_stored_report_computed_again(panel):
+    dataset, late = panel["dataset"], panel["late"]
+    options = {"seed": 0, "exclude_below_control": False}
+
+    def computed_annotators() -> list[str]:
+        request_report(dataset=dataset, now_asked=True, **options)  # inline: the tests' immediate backend
+        stored = newest_report(dataset=dataset, **options)
+        assert version_key(stored.seen) == version_key(dataset_version(dataset))
+        return sorted(row["name"] for row in stored.report["sources"] if row["kind"] == "annotator")
+
+    assert computed_annotators() == sorted([*panel["counted"], late.user.username])
+    StudyParticipant.objects.filter(pk=late.pk).update(unreconciled_at=timezone.now())
+    assert computed_annotators() == panel["counted"]
+    assert StoredReport.objects.filter(dataset=dataset, status=StoredReport.Status.DONE).count() == 2
