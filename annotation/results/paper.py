@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from django.utils import translation
@@ -88,7 +89,7 @@ def _study_pay(study: dict) -> str:
             + " (the pay divided by the median time from entry to completion, as panels compute it)")
 
 
-def counted(number: int, singular: str, plural: str) -> str:
+def how_many(number: int, singular: str, plural: str) -> str:
     """``number`` and the word for that many: "1 entry", "2 entries"."""
     return f"{number} {singular if number == 1 else plural}"
 
@@ -96,16 +97,16 @@ def counted(number: int, singular: str, plural: str) -> str:
 def _study_sentence(study: dict) -> str:
     """What the paper says of a panel study: its counted participants and their figures."""
     return (f"Participants came from a panel (study {study['study']}): {study['entered']} took part, "
-            f"{study['completed']} completed, {counted(study['screened_out'], 'was', 'were')} screened out by the "
+            f"{study['completed']} completed, {how_many(study['screened_out'], 'was', 'were')} screened out by the "
             f"training round, {study['past_deadline']} ran out of time; completion rate "
             f"{percent(study['completion_rate'])}%, median time from entry to completion "
             f"{minutes_text(study['median_seconds'])} minutes; they were {_study_pay(study)}. Not counted: "
-            f"{counted(study['no_consent'], 'entry', 'entries')} without consent, "
-            f"{counted(study['test_entries'], 'preview or test entry', 'preview or test entries')}, "
-            f"{counted(study['left_out'], 'participant', 'participants')} the panel's export did not list.")
+            f"{how_many(study['no_consent'], 'entry', 'entries')} without consent, "
+            f"{how_many(study['test_entries'], 'preview or test entry', 'preview or test entries')}, "
+            f"{how_many(study['left_out'], 'participant', 'participants')} the panel's export did not list.")
 
 
-def _with_studies(kit: Campaigned, text: str, study_text) -> str:
+def _with_studies(kit: Campaigned, text: str, study_text: Callable[[dict], str]) -> str:
     """``text`` followed by ``study_text(study)`` for each panel study of the campaign."""
     return "; ".join([text, *(f"panel study {study['study']}: {study_text(study)}" for study in _studies(kit))])
 

@@ -7,9 +7,11 @@ The bundle holds, per subtask, the inputs, each source's submission file as its 
 it and the complete items they are scored on (``--items``), the models' submissions, every
 submitted answer under its pseudonym with its active time, the adjudications (without their
 notes), the sample's ids and seed, the training and control record, the panel studies'
-figures as given (studies.json), and the gold only when asked for; the guidelines as annotators saw them, the campaign's protocol, summary.json, a
-datasheet README, a copy of the scorer it was made with, reproduce.sh and reproduce.py (which
-recompute every number of summary.json from the bundle alone) and SHA256SUMS of every file.
+figures as given (studies.json), and the gold only when asked for; the guidelines as
+annotators saw them, the campaign's protocol, summary.json, a datasheet README, a copy of the
+scorer it was made with, reproduce.sh and reproduce.py (which recompute every number of
+summary.json from the bundle alone, the studies' figures stated as given) and SHA256SUMS of
+every file.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,7 +86,7 @@ def campaign_studies(campaign: Campaign) -> list[Study]:
                 .order_by("name"))
 
 
-def protocol_facts(campaign: Campaign, studies: list[Study] = ()) -> dict:
+def protocol_facts(campaign: Campaign, studies: Iterable[Study] = ()) -> dict:
     """What the organizer entered in the campaign's protocol, as plain JSON values; where it
     says no pay, the pay of its panel studies when they all pay alike."""
     protocol = CampaignProtocol.objects.filter(campaign=campaign).first() or CampaignProtocol(campaign=campaign)
