@@ -71,16 +71,14 @@ _VERSION_PARTS = (
     ("training_answers", ("n", "last_id"),
      "SELECT COUNT(*), MAX(b.id) FROM {TrainingAnswer} b JOIN {TrainingRound} t ON t.id = b.round_id"
      " WHERE t.dataset_id = {own}"),
-    # Who counts (annotation.answers.counted): the answers of study participants that do not
-    # count and their people, the latest time one was found missing from the panel's export
-    # and the latest reconciliation, so that a reconciliation that changes who counts changes
-    # the version.
-    ("participants", ("uncounted_answers", "uncounted", "last_unreconciled", "last_reconciled"),
-     "SELECT COUNT(CASE WHEN a.annotator_id IN ({uncounted}) THEN 1 END),"
-     " COUNT(DISTINCT CASE WHEN a.annotator_id IN ({uncounted}) THEN a.annotator_id END),"
-     " MAX(p.unreconciled_at), MAX(s.reconciled_at) FROM {Annotation} a JOIN {Item} x ON x.id = a.item_id"
-     " JOIN {StudyParticipant} p ON p.user_id = a.annotator_id JOIN {Study} s ON s.id = p.study_id"
-     " WHERE x.dataset_id IN {all}"),
+    # Who counts (annotation.answers.counted): how many of the study participants with answers
+    # here do not count, the latest time one was found missing from the panel's export and the
+    # latest reconciliation, so that a reconciliation that changes who counts changes the
+    # version. Read from the participants (few), each one's answers found by the annotator's index.
+    ("participants", ("uncounted", "last_unreconciled", "last_reconciled"),
+     "SELECT COUNT(CASE WHEN p.user_id IN ({uncounted}) THEN 1 END), MAX(p.unreconciled_at), MAX(s.reconciled_at)"
+     " FROM {StudyParticipant} p JOIN {Study} s ON s.id = p.study_id WHERE EXISTS (SELECT 1 FROM {Annotation} a"
+     " JOIN {Item} x ON x.id = a.item_id WHERE a.annotator_id = p.user_id AND x.dataset_id IN {all})"),
 )
 
 
