@@ -20,9 +20,10 @@ from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, F, Max, OuterRef
 
+from annotation.core import sql_rows
 from annotation.core.errors import Refused
 from annotation.core.problems import problem
 from annotation.core.roles import ANNOTATOR, can_see_gold, check_may_manage, has_role
@@ -180,16 +181,28 @@ def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
         present = set(dataset.routed_annotators.values_list("annotator_id", flat=True))
         item_ids = list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
         added: dict[str, int] = {}
-        orders = []
         for user in annotators:
             if user.pk in present:
                 continue
             RoutedAnnotator.objects.create(dataset=dataset, annotator=user)
-            orders += [RoutingOrder(dataset=dataset, annotator=user, item_id=item_id, rank=rank)
-                       for rank, item_id in enumerate(annotator_order(dataset, user, item_ids), start=1)]
+            insert_order(dataset, user, annotator_order(dataset, user, item_ids))
             added[user.get_username()] = len(item_ids)
-        RoutingOrder.objects.bulk_create(orders, batch_size=2000)
     return AssignmentResult(added=added, removed={})
+
+
+def insert_order(dataset: Dataset, user: User, item_ids: list[int]) -> None:
+    """The annotator's order of the routed dataset's items (``item_ids`` in that order) as
+    their RoutingOrder rows, ranks from 1."""
+    if connection.vendor == "postgresql":
+        # One statement of one array: a row object and five parameters per item (bulk_create)
+        # took a panel participant's entry most of its time (1,000 items: 61 ms against 9 ms).
+        with connection.cursor() as cursor:
+            cursor.execute(f"""INSERT INTO {sql_rows.table(RoutingOrder)} (dataset_id, annotator_id, item_id, rank)
+                SELECT %s, %s, t.item_id, t.rank FROM unnest(%s::bigint[]) WITH ORDINALITY AS t(item_id, rank)""",
+                           [dataset.pk, user.pk, item_ids])
+        return
+    RoutingOrder.objects.bulk_create([RoutingOrder(dataset=dataset, annotator=user, item_id=item_id, rank=rank)
+                                      for rank, item_id in enumerate(item_ids, start=1)], batch_size=2000)
 
 
 def _leave_routing(dataset: Dataset, departed: User) -> AssignmentResult:
