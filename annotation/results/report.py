@@ -39,6 +39,7 @@ from scoring.agreement import agreement_figures
 from scoring.annotators import group_figures
 from scoring.breakdown import breakdown
 from scoring.dawid_skene import not_offered_reason, offered
+from scoring.difficulty import HUMANS_ONLY, MODELS_ONLY, alone_right
 from scoring.evaluate import (
     Counted,
     compare_records,
@@ -343,9 +344,8 @@ def item_difficulty(subtask: Subtask, dataset: Dataset, gold: list[dict], annota
     their results (the subtask's item figure: the share who got it right; discourse: their mean
     LAS; None: nobody answered), and each model's result (not answered: 0, as the metric counts
     it); and the items every annotator got right and every model wrong (``humans_only``), and
-    the reverse (``models_only``): right is an item figure of 1, over items with at least one
-    annotator and one model. Each result is the one the source's score is made of (its count
-    row of the item)."""
+    the reverse (``models_only``), by ``scoring.difficulty.alone_right``. Each result is the one
+    the source's score is made of (its count row of the item)."""
     known: dict[tuple[int, ...], float] = {}
 
     def result(read: ReadSource, item_id: str) -> float:
@@ -361,11 +361,11 @@ def item_difficulty(subtask: Subtask, dataset: Dataset, gold: list[dict], annota
         machines = {read.exported.name: result(read, item_id) for read in models}
         items.append({"id": item_id, "n_annotators": len(people), "human": fmean(people) if people else None,
                       "models": machines})
-        if people and machines:
-            if all(value == 1.0 for value in people) and all(value < 1.0 for value in machines.values()):
-                humans_only.append(item_id)
-            elif all(value < 1.0 for value in people) and all(value == 1.0 for value in machines.values()):
-                models_only.append(item_id)
+        alone = alone_right(people, list(machines.values()))
+        if alone == HUMANS_ONLY:
+            humans_only.append(item_id)
+        elif alone == MODELS_ONLY:
+            models_only.append(item_id)
     listed = humans_only + models_only
     pks = dict(Item.objects.filter(dataset=dataset, external_id__in=listed).values_list("external_id", "pk")) if listed else {}
     return {
