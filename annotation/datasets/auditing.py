@@ -402,7 +402,8 @@ def gold_line_problems(subtask: Subtask, item: Item, gold: object) -> list:
 def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -> GoldAuditDecision:
     """Record a decision of the gold audit on ``item``: the gold stands, is corrected to the
     gold line ``gold`` (a new version; the old ones kept), or the item is withdrawn from the
-    audited gold. Refused (nothing changed): no note, an item not in the queue, a correction
+    audited gold. Refused (nothing changed): no note, an item not in the queue (by its answers
+    or its Dawid–Skene posterior, ``audit_posteriors``), a correction
     that is no valid gold line of the item or equal to the gold in force."""
     dataset = item.dataset
     subtask = get_subtask(dataset.subtask)
@@ -417,6 +418,8 @@ def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -
         found = gold_line_problems(subtask, item, gold)
         if found:
             raise Refused(found)
+    # Fitted (or found kept) before the item's row is locked: an item may enter by its posterior.
+    posteriors = audit_posteriors(dataset)
     with transaction.atomic():
         # The item's row serialises decisions on it, so two corrections never take one version.
         locked = Item.objects.select_for_update().get(pk=item.pk)
@@ -424,7 +427,9 @@ def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -
         if original is None or locked.withdrawn_at is not None:
             raise Refused.of("not_in_audit", "item", id=item.external_id)
         decided = GoldAuditDecision.objects.filter(item=locked).exists()
-        if not decided and queue_entry(subtask, original.payload, submitted_answers(dataset, [locked.pk]).get(locked.pk, [])) is None:
+        answers = submitted_answers(dataset, [locked.pk]).get(locked.pk, [])
+        entry = queue_entry(subtask, original.payload, answers, None if posteriors is None else posteriors.get(locked.external_id))
+        if not decided and entry is None:
             raise Refused.of("not_in_audit", "item", id=item.external_id)
         version = None
         if kind == GoldAuditDecision.Kind.CORRECTED:

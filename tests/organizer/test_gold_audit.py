@@ -589,6 +589,20 @@ def test_the_posteriors_are_fitted_once_per_data_version(client, lone_answer, an
     assert len(fits) == 2
 
 
+def test_an_item_entered_by_its_posterior_is_decided(client, lone_answer, organizer):
+    item = lone_answer.items.get(external_id="lone-b")
+    client.force_login(organizer)
+    response = client.post(reverse("gold_audit", args=[lone_answer.pk]), {"item": item.pk, "kind": "corrected",
+                                                                          "note": "B is the sense",
+                                                                          "gold": json.dumps({"id": "lone-b", "answer": "B"})})
+    assert response.status_code == 302
+    (decision,) = GoldAuditDecision.objects.filter(item=item)
+    assert (decision.kind, decision.gold_version.payload) == ("corrected", {"id": "lone-b", "answer": "B"})
+    agreed = lone_answer.items.get(external_id="agreed-0")
+    with pytest.raises(Refused):  # in the queue neither by its answers nor by a posterior
+        decide(item=agreed, by=organizer, kind="stands", note="right")
+
+
 def test_no_posteriors_where_the_subtask_does_not_offer_dawid_skene():
     numerals = make_dataset("numerals", [{"id": "n1", "sentence": "Mam [[20]] lat."}], [{"id": "n1", "answer": "dwadzieścia"}],
                             name="audit-numerals")
