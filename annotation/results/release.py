@@ -247,8 +247,9 @@ def datasheet(kit: Campaigned, manifest: dict, with_gold: bool) -> str:
         "    ./reproduce.sh --gold DIR # a bundle made without its gold: DIR holds the gold files (and the audit's",
         "                              # files with their corrected lines, where the audit corrected gold)",
         "",
-        "It checks `SHA256SUMS`, scores every source with the bundled `scoring` package (the version the numbers "
-        "were made with), recomputes time, completion, qualification and pay, the item difficulty counts, the gold "
+        "It checks `SHA256SUMS`, fits the Dawid–Skene source again to the annotators' files (`python -m scoring "
+        "dawid-skene`: it must give the bundle's file), scores every source with the bundled `scoring` package (the "
+        "version the numbers were made with), recomputes time, completion, qualification and pay, the item difficulty counts, the gold "
         "audit's counts and the scores on the audited gold, and exits 0 when every number equals `summary.json`, 1 "
         "when a checksum or a number differs, 2 when the gold is missing.",
         "",

@@ -159,6 +159,12 @@ def items_filename(dataset: Dataset) -> str:
     return f"{dataset.name}.complete-items.txt"
 
 
+def inputs_filename(dataset: Dataset) -> str:
+    """The dataset's inputs the Dawid–Skene command reads: the input lines of its items that count
+    (withdrawn items left out), in input order."""
+    return f"{dataset.name}.inputs.jsonl"
+
+
 def model_sources(dataset: Dataset) -> list[Exported]:
     return [
         Exported(f"model:{model.name}", "model", model.name, model.filename, bytes(model.data), only_answered=False)
@@ -476,11 +482,21 @@ def dawid_skene_figures(reads: DatasetReads, excluded: frozenset[str]) -> dict:
 
 
 def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSource], models: list[ReadSource],
-                         resamples: int, seed: int, test_rounds: int) -> list[str]:
+                         resamples: int, seed: int, test_rounds: int, excluded: frozenset[str] = frozenset()) -> list[str]:
     """The `python -m scoring` command lines that print the report's figures from its downloads
-    (the gold, each source's export and the complete items file): the sources' scores, the
-    comparisons and the mean annotator's (alone, then with each model), each in the report's order."""
+    (the gold, each source's export and the complete items file) and the dataset's inputs (its
+    items that count, ``inputs_filename``): where the report has the Dawid–Skene source, first
+    the fit that writes its file and prints each annotator's estimated accuracy (the annotators
+    it pools: without ``excluded``); then the sources' scores, the comparisons and the mean
+    annotator's (alone, then with each model), each in the report's order."""
     interval = f" --ci {resamples} --seed {seed}" if resamples else ""
+    commands = []
+    pooled = [read.exported.filename for read in humans if read.exported.kind == "annotator"
+              and read.exported.name not in excluded]
+    for read in humans:
+        if read.exported.kind == "dawid_skene" and len(pooled) >= 2:
+            commands.append(f"python -m scoring dawid-skene {subtask.key} --inputs {inputs_filename(read.exported.file.dataset)}"
+                            f" --pred {' '.join(pooled)} -o {read.exported.filename} --json")
 
     def units_option(read: ReadSource) -> str:
         if read.pooled:
@@ -488,8 +504,8 @@ def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSour
         return " --only-answered" if read.exported.only_answered else ""
 
     base = f"python -m scoring {{}} {subtask.key} --gold {gold_name}"
-    commands = [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
-                for read in [*humans, *models]]
+    commands += [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
+                 for read in [*humans, *models]]
     for model in models:  # in the order of the report's comparisons
         commands += [base.format("compare") + f" --pred {human.exported.filename} --pred {model.exported.filename}"
                      f"{units_option(human)} --json{interval}"
@@ -578,7 +594,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "gold_audit": gold_audit,
         # Per item: the annotators' share right and each model's result; who alone got it right.
         "item_difficulty": difficulty,
-        "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds),
+        "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds, excluded),
         "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
         "agreement": agreement_figures(dataset.subtask, reads.answers.table),

@@ -199,6 +199,8 @@ def test_the_demo_bundle_reproduces_every_number_and_a_changed_answer_fails(demo
     done = subprocess.run(["sh", str(bundle / "reproduce.sh")], **run)
     assert done.returncode == 1 and f"subtasks.wsd.sources.{source['source']}.score" in done.stdout, done.stdout
     # The answer put back, the withdrawal made a standing gold: the audit's counts and scores move.
+    # Nor did the one answer change the Dawid–Skene answers the model fits again.
+    assert "dawid-skene" not in done.stdout
     path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in original))
     audit_file = bundle / manifest["subtasks"]["wsd"]["gold_audit"]
     decisions = [json.loads(line) for line in audit_file.read_text().splitlines()]
@@ -206,11 +208,17 @@ def test_the_demo_bundle_reproduces_every_number_and_a_changed_answer_fails(demo
         (corrected, "corrected"), (withdrawn, "withdrawn"), (decisions[2]["id"], "stands")]
     decisions[1]["decision"] = "stands"
     audit_file.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in decisions))
-    rewrite_checksums(bundle, [source["file"], manifest["subtasks"]["wsd"]["gold_audit"]])
+    # And one answer of the Dawid–Skene source changed: not what the model fitted again gives.
+    dawid_skene = next(source for source in manifest["subtasks"]["wsd"]["sources"] if source["kind"] == "dawid_skene")
+    fitted = [json.loads(line) for line in (bundle / dawid_skene["file"]).read_text().splitlines()]
+    fitted[0]["answer"] = next(letter for letter in "ABCD" if letter != fitted[0]["answer"])
+    (bundle / dawid_skene["file"]).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in fitted))
+    rewrite_checksums(bundle, [source["file"], manifest["subtasks"]["wsd"]["gold_audit"], dawid_skene["file"]])
     done = subprocess.run(["sh", str(bundle / "reproduce.sh")], **run)
     assert done.returncode == 1 and "subtasks.wsd.gold_audit.n_withdrawn" in done.stdout, done.stdout
     assert "subtasks.wsd.gold_audit.sources.model:oracle.n_scored" in done.stdout
     assert f"subtasks.wsd.sources.{source['source']}.score" not in done.stdout
+    assert f"{dawid_skene['file']}: not the answers `python -m scoring dawid-skene` fits" in done.stdout
     # A file changed without its checksum: refused before anything is computed.
     (bundle / "summary.json").write_text("{}")
     done = subprocess.run(["sh", str(bundle / "reproduce.sh")], **run)

@@ -3,7 +3,8 @@
 Needs Python 3 with numpy, jsonschema and fastjsonschema; the scorer is the bundled copy of
 `scoring` (the version the numbers were made with). It checks SHA256SUMS first, then scores
 every source with the scorer (`score`, `compare`, `annotators`, `agreement`, as the paper's
-figures were computed), recomputes the other figures (time, completion, qualification, pay)
+figures were computed) after fitting the Dawid–Skene source again (`dawid-skene`: its file must
+be the one the bundle holds), recomputes the other figures (time, completion, qualification, pay)
 from the bundle's files, the item difficulty counts and the gold audit's counts and scores on
 the audited gold with the bundled scorer's own functions (as the report computed them), and
 compares the result with summary.json key by key.
@@ -25,6 +26,7 @@ import hashlib
 import io
 import json
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -185,6 +187,24 @@ def gold_audit(key: str, part: dict, gold: list[dict], decisions: list[dict], so
                      "mean_annotator": group_figures(subtask, audited, files)["mean"] if files else None}
 
 
+def dawid_skene_problems(manifest: dict) -> list[str]:
+    """Each Dawid–Skene source's file that is not what `python -m scoring dawid-skene` fits to the
+    annotators' files of the bundle (written outside the bundle, compared byte for byte)."""
+    problems = []
+    with tempfile.TemporaryDirectory() as folder:
+        for key, part in manifest["subtasks"].items():
+            for source in part["sources"]:
+                if source["kind"] != "dawid_skene" or len(part["annotators"]) < 2:
+                    continue
+                output = Path(folder) / Path(source["file"]).name
+                run("dawid-skene", key, "--inputs", str(ROOT / part["inputs"]), "--pred",
+                    *(str(ROOT / name) for name in part["annotators"]), "-o", str(output))
+                if output.read_bytes() != (ROOT / source["file"]).read_bytes():
+                    problems.append(f"{source['file']}: not the answers `python -m scoring dawid-skene` fits to the "
+                                    "annotators' files")
+    return problems
+
+
 def qualification(procedure: dict) -> dict:
     annotators = procedure["annotators"]
     return {
@@ -299,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     found = {key: manifest[key] for key in ("campaign", "seed", "resamples", "test_rounds", "confidence", "human_source")}
     found |= {"subtasks": subtasks, "pay": pay(protocol, every_answer)}
     found = json.loads(json.dumps(found))  # as summary.json holds it (tuples as lists)
-    problems = differences(summary, found)
+    problems = dawid_skene_problems(manifest) + differences(summary, found)
     if problems:
         print("\n".join(problems))
         return 1
