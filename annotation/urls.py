@@ -9,6 +9,7 @@ from annotation.datasets import audit_views as audit
 from annotation.datasets import browsing_views as browsing
 from annotation.datasets import views as datasets
 from annotation.results import views as results
+from annotation.studies import views as studies
 from annotation.training import views as training
 
 urlpatterns = [
@@ -18,6 +19,8 @@ urlpatterns = [
     path("annotate/<id:dataset_pk>/<position:position>/", annotate.annotate_item, name="annotate_item"),
     path("annotate/<id:dataset_pk>/training/", training.training_round, name="training_round"),
     path("annotate/<id:dataset_pk>/training/<position:position>/", training.training_item, name="training_item"),
+    path("study/<str:token>/", studies.study_entry, name="study_entry"),
+    path("study/<str:token>/continue/", studies.study_continue, name="study_continue"),
     path("my-answers/", annotate.my_answers, name="my_answers"),
     path("key-settings/", accounts.key_settings, name="key_settings"),
     path("adjudicate/", adjudicate.adjudicate_home, name="adjudicate_home"),

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "annotation"
 # Lowest first: each concern may import the ones before it.
-CONCERNS = ("core", "models", "subtasks", "answers", "adjudicate", "datasets", "accounts", "annotate", "training", "results")
+CONCERNS = ("core", "models", "subtasks", "answers", "adjudicate", "datasets", "accounts", "annotate", "training", "studies", "results")
 ENTRY_POINTS = ("urls", "api_urls", "admin", "apps", "demo_answers", "management", "migrations", "templatetags")
 
 

@@ -29,6 +29,7 @@ from django.db.models import Case, F, Subquery, When
 from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
+from annotation.annotate.signals import routed_queue_finished
 from annotation.core import sql_rows
 from annotation.datasets.assigning import control_items_left, is_control_position
 from annotation.models import Annotation, Assignment, Item, RoutedAnnotator, RoutedItem, RoutingOrder
@@ -161,12 +162,17 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
         if member is None:
             return None
         dataset = member.dataset
-        until = now + timedelta(minutes=dataset.reservation_minutes)
+        if member.deadline is not None and now >= member.deadline:
+            # Past their deadline (a study participant's): nothing more; a reservation they
+            # held lapsed with it and is released as any other.
+            return _done(member)
+        until = reservation_end(now, dataset.reservation_minutes, member.deadline)
         if member.held_position is not None:
             Assignment.objects.filter(dataset=dataset, annotator=annotator, position=member.held_position).update(
                 reserved_until=until)
             return Next(ITEM, member.held_position, until)
-        room = dataset.quota is None or member.served < dataset.quota
+        quota = member.quota or dataset.quota
+        room = quota is None or member.served < quota
         username = member.annotator.get_username()
         if room and is_control_position(dataset, username, member.served + 1):
             controls = control_items_left(dataset, member.annotator)
@@ -180,7 +186,7 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
             _save_cursor(member, cursor_before)
             with connection.cursor() as cursor:
                 cursor.execute(_remains_sql(), {**params, "cursor": member.cursor})
-                return Next(WAITING if cursor.fetchone()[0] else DONE)
+                return Next(WAITING) if cursor.fetchone()[0] else _done(member)
         item_id, assignment_id, position = chosen
         if assignment_id is None and connection.vendor == "postgresql":
             return Next(ITEM, _reserved_position(member, item_id, now, until), until)
@@ -190,6 +196,20 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
             Assignment.objects.filter(pk=assignment_id).update(reserved_until=until, reservation_lapsed=False)
             return Next(ITEM, position, until)
         return Next(ITEM, _new_position(member, item_id, until), until)
+
+
+def reservation_end(now: datetime, minutes: int, deadline: datetime | None) -> datetime:
+    """When a reservation made or renewed at ``now`` expires: after the dataset's minutes, and
+    never after the annotator's deadline (one timeout: a participant's ends with their time)."""
+    until = now + timedelta(minutes=minutes)
+    return until if deadline is None else min(until, deadline)
+
+
+def _done(member: RoutedAnnotator) -> Next:
+    """Nothing remains for the annotator: said to whoever listens (a panel study moves its
+    participant on), in the choice's transaction."""
+    routed_queue_finished.send(RoutedAnnotator, annotator=member.annotator, dataset=member.dataset)
+    return Next(DONE)
 
 
 def _save_cursor(member: RoutedAnnotator, before: int) -> None:
@@ -274,7 +294,9 @@ def renew(page: ItemPage, now: datetime | None = None) -> datetime | None:
     """Extend the annotator's open reservation of the page's item while they use the page
     (None: they hold none, e.g. it expired and was released; their answer is still taken)."""
     now = now or timezone.now()
-    until = now + timedelta(minutes=page.reservation_minutes)
+    deadline = (RoutedAnnotator.objects.filter(dataset_id=page.dataset_id, annotator_id=page.annotator_id)
+                .values_list("deadline", flat=True).first())
+    until = reservation_end(now, page.reservation_minutes, deadline)
     renewed = Assignment.objects.filter(pk=page.assignment_id, reserved_until__isnull=False).update(reserved_until=until)
     return until if renewed else None
 

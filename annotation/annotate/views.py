@@ -27,6 +27,7 @@ from annotation.annotate import routing
 from annotation.annotate import services as annotating
 from annotation.annotate.forms import OwnAnswersFilter
 from annotation.annotate.item_page import script_messages, widget_page
+from annotation.annotate.participants import study_page
 from annotation.annotate.queue import datasets_with_work
 from annotation.core.errors import ItemWithdrawn, NeedsConfirmation, NotQualified, Refused
 from annotation.core.http import posted_json, refusal_status
@@ -131,6 +132,9 @@ def _routed_next(request: HttpRequest, dataset_pk: int) -> HttpResponse:
 def queue_done(request: HttpRequest, dataset_pk: int) -> HttpResponse:
     if not queues.works_on(request.user, dataset_pk):
         raise Http404
+    study = study_page(request.user)
+    if study is not None:
+        return redirect(study)
     dataset = get_object_or_404(Dataset, pk=dataset_pk)
     return TemplateResponse(
         request,
@@ -355,8 +359,12 @@ def _flag(request: HttpRequest, page: queues.ItemPage) -> HttpResponse:
 @login_required
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """Annotators: their datasets with progress; organizers and adjudicators: the way to their pages."""
+    """Annotators: their datasets with progress (a panel participant: their study); organizers
+    and adjudicators: the way to their pages."""
     is_annotator = has_role(request.user, ANNOTATOR)
+    study = study_page(request.user) if is_annotator else None
+    if study is not None:
+        return redirect(study)
     return TemplateResponse(
         request,
         "annotation/home.html",

@@ -98,6 +98,20 @@ MESSAGES: dict[str, str] = {
         "are chosen before the first answer"
     ),
     "routing_without_k": _("routing needs the number of answers per item (k), 1 or more"),
+    # Panel studies (annotation.studies).
+    "study_no_participant_id": _("The link holds no participant id. Please open the study from the panel's page."),
+    "study_malformed_participant_id": _(
+        "The participant id in the link is not one the panel gives (expected: %(pattern)s). "
+        "Please open the study from the panel's page."
+    ),
+    "study_wrong_study_id": _("The link belongs to another study of the panel. Please open the study from the panel's page."),
+    "study_paused": _("The study is paused at the moment. Please try again later."),
+    "study_closed": _("The study is closed: it takes no more participants."),
+    "study_not_entered": _("This participant id has not entered the study yet."),
+    "study_other_session": _(
+        "This participant id entered the study before, in another browser or session, so it cannot "
+        "enter again here. If this is your id, go back to the browser you started in, or contact the researchers."
+    ),
     "routing_bad_number": _("%(value)s is not a whole number of 1 or more"),
     "pilot_too_large": _("a pilot of %(size)d items asked of a sample of %(count)d items"),
     "pilot_without_routing": _("a pilot, a quota and reservations are settings of routing: turn routing on first"),

@@ -174,7 +174,9 @@ def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
     order of its items, drawn once: ``added`` counts the items each may now be given."""
     check_annotators(dataset, annotators)
     with transaction.atomic():
-        dataset = Dataset.objects.select_for_update().get(pk=dataset.pk)
+        # FOR NO KEY UPDATE: joins wait for each other, while the positions routing inserts
+        # meanwhile (whose foreign key takes a key-share lock of this row) do not wait.
+        dataset = Dataset.objects.select_for_update(no_key=True).get(pk=dataset.pk)
         present = set(dataset.routed_annotators.values_list("annotator_id", flat=True))
         item_ids = list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
         added: dict[str, int] = {}

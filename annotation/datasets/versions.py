@@ -11,6 +11,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import DateTimeField, Q
 
+from annotation.answers.counted import uncounted_sql
 from annotation.core.sql_rows import loaded_value, table
 from annotation.models import (
     Adjudication,
@@ -21,6 +22,8 @@ from annotation.models import (
     GoldAuditDecision,
     Item,
     ModelSubmission,
+    Study,
+    StudyParticipant,
     TrainingAnswer,
     TrainingRound,
 )
@@ -57,6 +60,14 @@ _VERSION_PARTS = (
     ("training_answers", ("n", "last_id"),
      "SELECT COUNT(*), MAX(b.id) FROM {TrainingAnswer} b JOIN {TrainingRound} t ON t.id = b.round_id"
      " WHERE t.dataset_id = {own}"),
+    # Who counts (annotation.answers.counted): how many of the study participants with answers
+    # here do not count, the latest time one was found missing from the panel's export and the
+    # latest reconciliation, so that a reconciliation that changes who counts changes the
+    # version. Read from the participants (few), each one's answers found by the annotator's index.
+    ("participants", ("uncounted", "last_unreconciled", "last_reconciled"),
+     "SELECT COUNT(CASE WHEN p.user_id IN ({uncounted}) THEN 1 END), MAX(p.unreconciled_at), MAX(s.reconciled_at)"
+     " FROM {StudyParticipant} p JOIN {Study} s ON s.id = p.study_id WHERE EXISTS (SELECT 1 FROM {Annotation} a"
+     " JOIN {Item} x ON x.id = a.item_id WHERE a.annotator_id = p.user_id AND x.dataset_id IN {all})"),
     # The gold audit's decisions (each correction's gold version made with its decision): the
     # audited gold a report scores beside the original.
     ("audit", ("n", "last_id"),
@@ -68,13 +79,13 @@ def _version_row(dataset_id: int, in_ids: list[int]) -> dict:
     """Every part of _VERSION_PARTS in one statement: a cross join of one-row aggregates."""
     models = {model.__name__: table(model) for model in (
         Item, Annotation, Adjudication, AdjudicationRevision, GoldAnswer, ModelSubmission, TrainingRound, TrainingAnswer,
-        GoldAuditDecision)}
+        GoldAuditDecision, StudyParticipant, Study)}
     every = "(" + ", ".join(["%s"] * len(in_ids)) + ")"
     selects, params = [], []
     for number, (_part, _names, sql) in enumerate(_VERSION_PARTS):
         # The placeholders of one part in their order: the dataset's ids, or its own id.
         params += in_ids if "{all}" in sql else [dataset_id]
-        selects.append(f"({sql.format(**models, all=every, own='%s')}) AS p{number}")
+        selects.append(f"({sql.format(**models, all=every, own='%s', uncounted=uncounted_sql())}) AS p{number}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM " + " CROSS JOIN ".join(selects), params)
         row = list(cursor.fetchone())
@@ -98,7 +109,8 @@ def dataset_version(dataset: Dataset) -> dict:
     """What a report of ``dataset`` depends on, in two queries whatever its size: its settings
     and its pools', and the counts, latest times and ids of its (and its pools') answers,
     revisions, adjudications, withdrawn items, gold, model submissions, training rounds and
-    answers, and the gold audit's decisions (_VERSION_PARTS)."""
+    answers, who counts among its study participants and the gold audit's decisions
+    (_VERSION_PARTS)."""
     ids = Q(pk=dataset.pk) | Q(pool_of=dataset.pk)
     datasets = sorted((_plain(row) for row in Dataset.objects.filter(ids).values("pk", *SETTINGS)),
                       key=lambda row: row["pk"])

@@ -9,6 +9,7 @@ results        ModelSubmission, Campaign, StoredReport, StoredReportPart, Pseudo
 accounts       KeyPreference (and single_keys_for)
 routing        RoutedAnnotator, RoutedItem, RoutingOrder
 audit          GoldVersion, GoldAuditDecision
+studies        Study, StudyDataset, StudyParticipant, StudyRefusal
 
 The app label, tables, constraint names and migrations are those of the one models.py
 they were split from."""
@@ -27,6 +28,7 @@ from annotation.models.results import (
     StoredReportPart,
 )
 from annotation.models.routing import RoutedAnnotator, RoutedItem, RoutingOrder
+from annotation.models.studies import Study, StudyDataset, StudyParticipant, StudyRefusal
 from annotation.models.training import Explanation, TrainingAnswer, TrainingRound
 
 __all__ = [
@@ -58,4 +60,8 @@ __all__ = [
     "RoutedAnnotator",
     "RoutedItem",
     "RoutingOrder",
+    "Study",
+    "StudyDataset",
+    "StudyParticipant",
+    "StudyRefusal",
 ]

@@ -22,6 +22,10 @@ class RoutedAnnotator(models.Model):
     # Every item of their order before this rank has been given to someone (annotation.annotate.routing).
     cursor = models.PositiveIntegerField(_("untouched items from rank"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    # Their own quota (a panel study's), instead of the dataset's; and the time after which they
+    # are given nothing more and their reservations lapse (a study participant's deadline).
+    quota = models.PositiveIntegerField(_("items at most"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
 
     class Meta:
         ordering = ["dataset", "annotator"]
@@ -29,6 +33,7 @@ class RoutedAnnotator(models.Model):
         verbose_name_plural = _("routed annotators")
         constraints = [
             models.UniqueConstraint(fields=["dataset", "annotator"], name="routed_annotator_unique"),
+            models.CheckConstraint(condition=Q(quota__isnull=True) | Q(quota__gte=1), name="routed_annotator_quota_positive"),
         ]
 
     def __str__(self) -> str:

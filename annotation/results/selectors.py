@@ -13,6 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from annotation.answers.counted import counted_answers
 from annotation.datasets.versions import dataset_version, version_key
 from annotation.models import Annotation, Campaign, Dataset, StoredReport, StoredReportPart
 
@@ -86,7 +87,7 @@ def changes_since(seen: dict, now: dict, dataset_ids: list[int]) -> list[str]:
     changes = []
     last = [parse_datetime(version["answers"]["last_submitted"]) for version in before
             if version["answers"]["last_submitted"]]
-    answers = Annotation.objects.filter(item__dataset__in=dataset_ids, status=Annotation.Status.SUBMITTED)
+    answers = counted_answers(Annotation.objects.filter(item__dataset__in=dataset_ids))
     if last:
         answers = answers.filter(submitted_at__gt=max(last))
     new = answers.count() if seen != now else 0
@@ -96,7 +97,7 @@ def changes_since(seen: dict, now: dict, dataset_ids: list[int]) -> list[str]:
         changes.append(_changed("answers"))
     for part, words in (("decisions", "decisions"), ("items", "withdrawals"), ("gold", "gold"), ("models", "models"),
                         ("training", "training"), ("training_answers", "training"), ("audit", "audit"),
-                        ("settings", "settings")):
+                        ("settings", "settings"), ("participants", "participants")):
         if [v.get(part) for v in before] != [v.get(part) for v in after]:
             text = _changed(words)
             if text not in changes:
@@ -116,6 +117,7 @@ def _changed(what: str) -> str:
         "training": _("training rounds changed"),
         "audit": _("new decisions of the gold audit"),
         "settings": _("settings changed"),
+        "participants": _("the study participants who count changed"),
         "datasets": _("the campaign's datasets changed"),
     }[what]
 
@@ -132,11 +134,11 @@ def freshness(stored: StoredReport | None, latest: StoredReport | None, now: dic
 
 
 def answer_times(dataset: Dataset) -> list[tuple[str, str, int, datetime, datetime]]:
-    """Every submitted answer of the items that count (annotation.results.agreement.counted_items),
-    as the report's time reads them: (username, item id, active ms, started, submitted), by
-    username then input order. One query."""
+    """Every submitted answer that counts (annotation.answers.counted) of the items that count
+    (annotation.results.agreement.counted_items), as the report's time reads them: (username,
+    item id, active ms, started, submitted), by username then input order. One query."""
     return list(
-        Annotation.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True, status=Annotation.Status.SUBMITTED)
+        counted_answers(Annotation.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True))
         .order_by("annotator__username", "item__ordinal")
         .values_list("annotator__username", "item__external_id", "active_ms", "created_at", "submitted_at")
     )

@@ -19,7 +19,10 @@ on the audited gold its number of lines, every scored source's ``score`` and ``n
 the mean annotator (the headline figures stay on the original gold). A dataset with synthetic
 gold has no score (nor difficulty, nor audited scores). ``pay``: the
 protocol's pay and the pay per hour (pay ÷ the median hours from a person's first answer
-started to their last submitted, over the campaign).
+started to their last submitted, over the campaign). ``studies``: each panel study's figures
+(participants entered, completed, screened out, completion rate, median seconds from entry to
+completion, effective hourly pay: annotation.studies.selectors.study_figures) and pay, as the
+study's records give them (reproduce.py states them from studies.json, it cannot recompute them).
 """
 
 from __future__ import annotations
@@ -124,8 +127,9 @@ def pay_summary(protocol: dict, spans_hours: list[float]) -> dict:
             "median_hours_start_to_finish": median, "n_people": len(spans_hours), "per_hour": per_hour}
 
 
-def campaign_summary(table: dict, protocol: dict, spans_hours: list[float]) -> dict:
-    """summary.json of the campaign table ``table`` (under pseudonyms)."""
+def campaign_summary(table: dict, protocol: dict, spans_hours: list[float], studies: list[dict] = ()) -> dict:
+    """summary.json of the campaign table ``table`` (under pseudonyms); ``studies``: the panel
+    studies' figures (annotation.results.release.study_facts)."""
     rows = {row["subtask"]: row for row in table["rows"]}
     return {
         "campaign": table["campaign"], "seed": table["seed"], "resamples": table["resamples"],
@@ -133,6 +137,7 @@ def campaign_summary(table: dict, protocol: dict, spans_hours: list[float]) -> d
         "subtasks": {report["subtask"]: subtask_summary(report, rows.get(report["subtask"]), table["human_source"])
                      for report in table["datasets"]},
         "pay": pay_summary(protocol, spans_hours),
+        "studies": list(studies),
     }
 
 

@@ -21,6 +21,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.annotate.qualification import passed
 from annotation.answers.refusals import answer_refusals
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
@@ -29,6 +30,7 @@ from annotation.core.storable import unstorable
 from annotation.datasets.importing import import_dataset
 from annotation.datasets.removing import delete_pool_to_replace
 from annotation.models import Dataset, Explanation, Item, RemovalRecord, TrainingAnswer, TrainingRound
+from annotation.training.signals import training_round_finished
 from scoring.jsonl import read_jsonl
 from scoring.problems import Problem
 from scoring.subtasks import get_subtask
@@ -259,6 +261,7 @@ def answer_training_item(*, round: TrainingRound, item: Item, answer: object) ->
             round.score = statistics.fmean(scores)
             round.finished_at = timezone.now()
             round.save(update_fields=["score", "finished_at"])
+            training_round_finished.send(TrainingRound, training_round=round, passed=passed(round, round.dataset))
     return stored
 
 

@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.annotate import queue as queues
 from annotation.annotate.item_page import script_messages, widget_page
+from annotation.annotate.participants import study_page
 from annotation.annotate.views import REFUSED_HEADER, SAVED_HEADER
 from annotation.core.errors import Refused
 from annotation.core.files import uploaded_source
@@ -35,7 +36,7 @@ from annotation.training.plot import control_accuracy_svg
 
 def _training_dataset(request: HttpRequest, dataset_pk: int) -> Dataset:
     """The dataset, if the annotator works on it and it has a training pool (else 404)."""
-    if not queues.queue(request.user, dataset_pk).exists() or trainings.pool(dataset_pk, Dataset.PoolKind.TRAINING) is None:
+    if not queues.works_on(request.user, dataset_pk) or trainings.pool(dataset_pk, Dataset.PoolKind.TRAINING) is None:
         raise Http404
     return get_object_or_404(Dataset, pk=dataset_pk)
 
@@ -48,6 +49,9 @@ def training_round(request: HttpRequest, dataset_pk: int) -> HttpResponse:
     state = trainings.round_state(trainings.current_round(dataset, request.user))
     if state.next_number is not None and not queues.is_qualified(request.user, dataset.pk):
         return redirect("training_item", dataset.pk, state.next_number)
+    study = study_page(request.user)
+    if study is not None:
+        return redirect(study)  # passed: on to the items; failed: screened out
     return TemplateResponse(request, "annotation/training/outcome.html", {
         "dataset": dataset,
         "state": state,

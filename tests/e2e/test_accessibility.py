@@ -33,6 +33,7 @@ from tests.e2e.layout import PHONE, assert_no_horizontal_scroll
 from tests.e2e.test_narrow_screens import RECORDS
 from tests.factories import DEFAULT_PASSWORD, assign_in_order, gold_against_answers, make_dataset, make_user
 from tests.security.test_permission_matrix import every_url
+from tests.studies.panel import entry_url, make_study, panel_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,6 +62,7 @@ PAGES = [
     *(State("annotate_item", "annotator", subtask) for subtask in RECORDS),
     State("queue_done", "annotator"),
     State("annotate_continue", "annotator", "routing, nothing available now"),
+    State("study_entry", "anonymous", "a panel study's consent"),
     State("my_answers", "annotator"),
     State("training_item", "annotator", "wsd"),
     State("adjudicate_home", "adjudicator"),
@@ -96,6 +98,9 @@ NOT_PAGES = {
     "healthz", "logout", "set_language", "annotation.annotate.views.favicon",
     "annotate_continue", "adjudicate_continue",  # redirects to an item
     "training_round",  # a redirect to the next training item until the round's outcome
+    # A participant's redirect to their step; its end page (the code) is walked in
+    # tests/e2e/test_study_path.py, participants having no password to log in here with.
+    "study_continue",
     "organizer_control_plot",  # an SVG image, shown inside the training page
     "organizer_report_compute", "organizer_campaign_compute", "key_settings",  # POST only
     "organizer_campaign_paper", "organizer_campaign_release",  # POST only: zip downloads
@@ -171,6 +176,8 @@ def campaign() -> Campaign:
     holder = make_user("annotator", username="holder")
     assign(routed, [holder, annotator], 1)
     routing.next_item(holder, routed.pk)  # the one item reserved by another: nothing for the reader now
+    study = make_study((routed, 1))
+    paths["study_entry"] = entry_url(study, panel_id(1))
     # The report pages find their computation finished, as in production where the worker made
     # it: computed inline by the first GET (the tests' immediate task backend), the campaign's
     # and the dataset's took longer than the 30 s a page load may take on a loaded machine.

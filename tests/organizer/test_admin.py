@@ -36,11 +36,16 @@ from annotation.models import (
     RoutingOrder,
     StoredReport,
     StoredReportPart,
+    Study,
+    StudyDataset,
+    StudyParticipant,
+    StudyRefusal,
     TrainingAnswer,
     TrainingRound,
 )
 from tests.factories import make_dataset, make_user
 from tests.organizer.conftest import import_sample, submit_answers
+from tests.studies.panel import make_study, panel_id
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +57,7 @@ MODELS = [model._meta.model_name for model in APP_MODELS]
 HISTORY = [
     Item, GoldAnswer, Annotation, AnnotationRevision, Adjudication, AdjudicationRevision,
     TrainingRound, TrainingAnswer, ModelSubmission, RemovalRecord, Pseudonym, RoutedAnnotator, RoutedItem, RoutingOrder,
-    GoldVersion, GoldAuditDecision,
+    GoldVersion, GoldAuditDecision, Study, StudyDataset, StudyParticipant, StudyRefusal,
 ]
 
 
@@ -105,6 +110,10 @@ def campaign():
                                          reason="a reason", author=adjudicator)
     GoldAuditDecision.objects.create(item=annotation.item, kind="corrected", note="a note", gold_version=version,
                                      decided_by=adjudicator)
+    study = make_study((routed, 1), name="a-study")
+    participant = StudyParticipant.objects.create(study=study, user=make_user(), panel_id=panel_id(1),
+                                                  entered_at=timezone.now(), deadline=timezone.now())
+    StudyRefusal.objects.create(study=study, panel_id=participant.panel_id, reason="other_session")
     return dataset
 
 
@@ -163,7 +172,7 @@ def request_of(user: User):
 
 
 def test_every_model_of_the_app_is_in_the_admin_for_organizers_only():
-    assert len(APP_MODELS) == 26
+    assert len(APP_MODELS) == 30
     for model in APP_MODELS:
         assert admin.site.is_registered(model), model.__name__
         assert isinstance(admin.site.get_model_admin(model), OrganizerOnlyMixin), model.__name__

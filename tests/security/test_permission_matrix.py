@@ -31,6 +31,8 @@ APPLICATION = {
     "home":                  "302/302 200/405 200/405 200/405 200/405",
     "annotate_continue":     "302/302 302/405 404/404 403/403 403/403",  # POST: a routed dataset's next item
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
+    "study_entry":           "404/404 404/404 404/404 404/404 404/404",
+    "study_continue":        "302/302 404/405 404/405 404/405 404/405",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
     # POST only; without single_keys=on|off a 400.
