@@ -1,4 +1,5 @@
-"""How long `manage.py export_submission` takes for every source, and its peak memory, on PostgreSQL.
+"""How long `manage.py export_submission` takes for every source (an annotator, the majority,
+the Dawid–Skene answers, all answers as jsonl and csv), and its peak memory, on PostgreSQL.
 
 5 annotators x N commas items (every annotator assigned every item and answering 90% of
 them, made from the sample sentences as bench_scoring.py makes them), at N = 5,000 and
@@ -26,7 +27,7 @@ from recorded import record
 
 SIZES = (5_000, 10_000)
 N_ANNOTATORS = 5
-SOURCES = (["annotator:bench1"], ["majority"], ["all"], ["all", "--format", "csv"])
+SOURCES = (["annotator:bench1"], ["majority"], ["dawid-skene"], ["all"], ["all", "--format", "csv"])
 DATABASE = os.environ.get("POLIS_BENCH_DB", "polis_bench_export")
 ENV = {**os.environ, "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}", "SECRET_KEY": "bench",
        "DJANGO_SETTINGS_MODULE": "polis_site.settings"}

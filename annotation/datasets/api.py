@@ -18,7 +18,7 @@ from annotation.datasets.auditing import (
     BY_ANSWERS,
     BY_POSTERIOR,
     STATES,
-    answer_model_posteriors,
+    audit_posteriors,
     audit_queue,
     decide,
     decision_record,
@@ -178,7 +178,7 @@ def gold_audit(request: Request, pk: int) -> Response:
     dataset = get_object_or_404(Dataset.objects.select_related("pool_of"), pk=pk)
     _audited_dataset(request, dataset)
     state = request.query_params.get("state", "")
-    queue = audit_queue(dataset, answer_model_posteriors(dataset), state=state if state in STATES else "")
+    queue = audit_queue(dataset, audit_posteriors(dataset), state=state if state in STATES else "")
     paginator = Pages()
     page = paginator.paginate_queryset(queue, request)
     return paginator.get_paginated_response([queue_record(audited) for audited in page])

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from annotation.core.errors import Refused
 from annotation.core.http import posted_json, posted_object, refusal_status
 from annotation.core.roles import ORGANIZER, has_role
-from annotation.datasets.auditing import STATES, answer_model_posteriors, audit_details, audit_queue, decide, may_audit
+from annotation.datasets.auditing import STATES, audit_details, audit_posteriors, audit_queue, decide, may_audit
 from annotation.models import Dataset, GoldAuditDecision, Item
 from annotation.subtasks.item_fields import annotator_payload
 from annotation.subtasks.problem_texts import organizer_problems
@@ -50,7 +50,7 @@ def gold_audit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             query = f"?state={state}&page={request.GET.get('page', '1')}" if state else f"?page={request.GET.get('page', '1')}"
             return redirect(reverse("gold_audit", args=[dataset.pk]) + query + f"#audit-{item.pk}", permanent=False)
-    queue = audit_queue(dataset, answer_model_posteriors(dataset))
+    queue = audit_queue(dataset, audit_posteriors(dataset))
     counts = {key: sum(audited.state == key for audited in queue) for key in STATES}
     page = Paginator([audited for audited in queue if not state or audited.state == state], PAGE_SIZE).get_page(
         request.GET.get("page", "1"))

@@ -15,7 +15,8 @@ item makes its audited gold (``audited_gold``), what the report scores beside it
 from __future__ import annotations
 
 import json
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
@@ -29,6 +30,7 @@ from annotation.core.errors import Refused
 from annotation.core.problems import problem
 from annotation.core.roles import ADJUDICATOR, ORGANIZER, has_role
 from annotation.core.storable import unstorable
+from annotation.datasets.versions import dataset_version, version_key
 from annotation.models import (
     Annotation,
     Dataset,
@@ -45,6 +47,9 @@ from scoring.subtasks import Subtask, get_subtask
 from scoring.validation import schema_problems, validator, without_id
 
 POSTERIOR_THRESHOLD = 0.95
+
+# How many fits ``audit_posteriors`` keeps per process (a fit of 10,000 items is a few MB).
+KEPT_FITS = 8
 
 OPEN = "open"
 # The states of an audited item: open (no decision yet), or its latest decision's kind.
@@ -169,6 +174,44 @@ def answer_model_posteriors(dataset: Dataset) -> dict[str, dict[str, float]] | N
                                for candidate in item_posteriors.candidates
                                if candidate.answer is not None and candidate.classes != gold_classes}
     return posteriors
+
+
+def fitted_version(dataset: Dataset) -> str:
+    """The digest of the data ``answer_model_posteriors`` of ``dataset`` reads: the data version
+    of the dataset whose pools hold a pool's items and whose rounds its training answers, but
+    the audit's decisions (the fit reads none, and a decision must not make the page refit)."""
+    version = dataset_version(governing_dataset(dataset))
+    return version_key({part: value for part, value in version.items() if part != "audit"})
+
+
+class FittedPosteriors:
+    """``answer_model_posteriors`` per dataset and data version, the newest ``KEPT_FITS`` kept
+    in this process: a page, the API and the item browser refit only when the data changed."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.fits: OrderedDict[tuple[int, str], dict[str, dict[str, float]] | None] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, dataset: Dataset) -> dict[str, dict[str, float]] | None:
+        if not offered(get_subtask(dataset.subtask)):
+            return None
+        key = (dataset.pk, fitted_version(dataset))
+        with self.lock:
+            if key in self.fits:
+                self.fits.move_to_end(key)
+                return self.fits[key]
+        posteriors = answer_model_posteriors(dataset)
+        # Kept only when the data did not change during the fit: what it read is that version.
+        if fitted_version(dataset) == key[1]:
+            with self.lock:
+                self.fits[key] = posteriors
+                while len(self.fits) > self.size:
+                    self.fits.popitem(last=False)
+        return posteriors
+
+
+audit_posteriors = FittedPosteriors(KEPT_FITS)
 
 
 @dataclass
@@ -360,7 +403,8 @@ def gold_line_problems(subtask: Subtask, item: Item, gold: object) -> list:
 def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -> GoldAuditDecision:
     """Record a decision of the gold audit on ``item``: the gold stands, is corrected to the
     gold line ``gold`` (a new version; the old ones kept), or the item is withdrawn from the
-    audited gold. Refused (nothing changed): no note, an item not in the queue, a correction
+    audited gold. Refused (nothing changed): no note, an item not in the queue (by its answers
+    or its Dawid–Skene posterior, ``audit_posteriors``), a correction
     that is no valid gold line of the item or equal to the gold in force."""
     dataset = item.dataset
     subtask = get_subtask(dataset.subtask)
@@ -375,6 +419,8 @@ def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -
         found = gold_line_problems(subtask, item, gold)
         if found:
             raise Refused(found)
+    # Fitted (or found kept) before the item's row is locked: an item may enter by its posterior.
+    posteriors = audit_posteriors(dataset)
     with transaction.atomic():
         # The item's row serialises decisions on it, so two corrections never take one version.
         locked = Item.objects.select_for_update().get(pk=item.pk)
@@ -382,7 +428,9 @@ def decide(*, item: Item, by: User, kind: str, note: str, gold: object = None) -
         if original is None or locked.withdrawn_at is not None:
             raise Refused.of("not_in_audit", "item", id=item.external_id)
         decided = GoldAuditDecision.objects.filter(item=locked).exists()
-        if not decided and queue_entry(subtask, original.payload, submitted_answers(dataset, [locked.pk]).get(locked.pk, [])) is None:
+        answers = submitted_answers(dataset, [locked.pk]).get(locked.pk, [])
+        entry = queue_entry(subtask, original.payload, answers, None if posteriors is None else posteriors.get(locked.external_id))
+        if not decided and entry is None:
             raise Refused.of("not_in_audit", "item", id=item.external_id)
         version = None
         if kind == GoldAuditDecision.Kind.CORRECTED:

@@ -31,7 +31,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from annotation.adjudicate.selectors import item_case_status
-from annotation.datasets.auditing import OPEN, answer_model_posteriors, audit_queue
+from annotation.datasets.auditing import OPEN, audit_posteriors, audit_queue
 from annotation.models import (
     Adjudication,
     AdjudicationRevision,
@@ -98,7 +98,7 @@ def _in_state(items: QuerySet[Item], state: str, dataset: Dataset) -> QuerySet[I
     present = items.filter(withdrawn_at__isnull=True)
     if state == "audit_open":
         # The entry rule is the scorer's item figure, which only Python knows: the queue's items.
-        return items.filter(pk__in=[audited.pk for audited in audit_queue(dataset, answer_model_posteriors(dataset), state=OPEN)])
+        return items.filter(pk__in=[audited.pk for audited in audit_queue(dataset, audit_posteriors(dataset), state=OPEN)])
     if state.startswith("audit_"):
         latest = GoldAuditDecision.objects.filter(item=OuterRef("pk")).order_by("-decided_at", "-pk").values("kind")[:1]
         return items.annotate(audit_kind=Subquery(latest)).filter(audit_kind=state.removeprefix("audit_"))

@@ -1,10 +1,10 @@
 """Reports computed off the request path (services: the writes of StoredReport, and the
 background tasks of django-tasks that run them).
 
-A report is computed for a data version (annotation.results.selectors.dataset_version: what
-answers, adjudications, withdrawals, gold, model submissions and training settings it saw), a
-seed and the option; each computation is one StoredReport row, unique per (target, version,
-seed, option), so two requests never start two computations of one version. The worker
+A report is computed for a data version (annotation.datasets.versions.dataset_version: what
+answers, adjudications, withdrawals, gold, audit decisions, model submissions and training
+settings it saw), a seed and the option; each computation is one StoredReport row, unique per
+(target, version, seed, option), so two requests never start two computations of one version. The worker
 (``manage.py db_worker``; in tests the immediate backend, inline) computes the report, its
 plots and its files in one snapshot; pages, downloads, plots and the API serve the newest
 finished one at once.

@@ -1,12 +1,14 @@
-"""How an export, and the complete items of a computed report, are downloaded, the same on
-their pages and in the API."""
+"""How an export, the complete items of a computed report and a dataset's inputs are
+downloaded, the same on their pages and in the API."""
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
 from annotation.models import Dataset, StoredReport
+from annotation.results.agreement import counted_items
 from annotation.results.exporting import Export
-from annotation.results.report import items_filename
+from annotation.results.report import inputs_filename, items_filename
+from scoring.jsonl import jsonl_bytes
 
 
 def export_download(export: Export, left_out: bool = False) -> StreamingHttpResponse:
@@ -34,4 +36,13 @@ def complete_items_download(dataset: Dataset, stored: StoredReport) -> HttpRespo
     items = stored.report.get("complete_items") or []
     response = HttpResponse("".join(f"{item}\n" for item in items).encode("utf-8"), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, items_filename(dataset))
+    return response
+
+
+def inputs_download(dataset: Dataset) -> HttpResponse:
+    """The input lines of the dataset's items that count, in input order: the ``--inputs`` file
+    of the report's Dawid–Skene command (``inputs_filename``)."""
+    data = jsonl_bytes(list(counted_items(dataset).values_list("payload", flat=True)))
+    response = HttpResponse(data, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, inputs_filename(dataset))
     return response

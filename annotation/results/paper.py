@@ -337,6 +337,45 @@ def _time_sentence(summary: dict) -> str:
                      f"{part['time']['person_hours']:.1f} person-hours" for part in _parts(summary)) + "."
 
 
+def _with_models(summary: dict) -> list[dict]:
+    return [part for part in _scored(summary) if any(name.startswith("model:") for name in part["sources"])]
+
+
+def _difficulty_sentence(summary: dict) -> str | None:
+    """The items only the annotators got right, and only the models, per subtask with a model."""
+    parts = _with_models(summary)
+    if not parts:
+        return None
+    return ("Per item, the annotators who answered it and every model: items every annotator got right and every model "
+            "wrong: " + ", ".join(f"{part['subtask']} {part['item_difficulty']['humans_only']}" for part in parts)
+            + "; every annotator wrong and every model right: "
+            + ", ".join(f"{part['subtask']} {part['item_difficulty']['models_only']}" for part in parts) + ".")
+
+
+def _audited_text(audited: float | None, original: float | None) -> str:
+    return f"{percent(audited)}% on the audited gold ({percent(original)}% on the original)"
+
+
+def _audit_sentence(summary: dict) -> str:
+    """What the gold audit decided per scored subtask, and the human source and the mean
+    annotator on the audited gold beside the original."""
+    human = summary["human_source"]
+    said = []
+    for part in _scored(summary):
+        audit = part["gold_audit"]
+        text = (f"{part['subtask']}: {audit['n_audited']} items audited, {audit['n_corrected']} corrected, "
+                f"{audit['n_withdrawn']} withdrawn")
+        if human in audit["sources"]:
+            text += f"; {HUMAN_LABELS[human]} {_audited_text(audit['sources'][human]['score'], part['sources'][human]['score'])}"
+        if part["mean_annotator"] is not None:
+            text += f"; the mean annotator {_audited_text(audit['mean_annotator'], part['mean_annotator']['mean'])}"
+        said.append(text)
+    return ("The gold audit lists the items on which most annotators (or the Dawid–Skene model) agree against the "
+            "gold, and an organizer decides each: the gold stands, is corrected, or the item is withdrawn. The scores "
+            "above are on the benchmark's original gold, which the models are scored on; "
+            + ("; ".join(said) if said else "no subtask has a scored gold") + ".")
+
+
 def _block(name: str, body: list[str]) -> list[str]:
     return [f"% BEGIN {name}", *body, f"% END {name}", ""]
 
@@ -399,6 +438,7 @@ def _agreement_block(kit: Campaigned) -> list[str]:
 def _results_block(kit: Campaigned, figures: list[str]) -> list[str]:
     summary = kit.summary
     human = HUMAN_LABELS[summary["human_source"]]
+    difficulty = _difficulty_sentence(summary)
     rows = []
     for part in _parts(summary):
         if part["gold_synthetic"]:
@@ -427,7 +467,8 @@ def _results_block(kit: Campaigned, figures: list[str]) -> list[str]:
             r"\citep{holm1979simple} over each model's subtasks. The mean annotator's interval is a two-way bootstrap "
             "over annotators and items."
             + (" Figures " + ", ".join(f"\\ref{{fig:hb-{name}}}" for name in figures) + " show each source's score."
-               if figures else ""),
+               if figures else "")
+            + " " + tex_escape(_audit_sentence(summary)) + (" " + tex_escape(difficulty) if difficulty else ""),
             *_tabular("lllrrrr", ["subtask", "human source", "mean annotator", "model", "difference", "p", "Holm"], rows,
                       f"Main score (\\%) per subtask: {tex_escape(human)}, the mean annotator and each model on the same "
                       "items, with 95\\% intervals.", "tab:hb-results")]
@@ -466,6 +507,12 @@ def _limitations_block(kit: Campaigned) -> list[str]:
                 if part["qualification"]["n_below_control_threshold"]]
     sentences.append("Annotators below the control threshold: " + (", ".join(f"{key} {count}" for key, count in excluded)
                                                                     if excluded else "none") + ".")
+    changed = [(part["subtask"], part["gold_audit"]["n_corrected"], part["gold_audit"]["n_withdrawn"])
+               for part in _scored(summary) if part["gold_audit"]["n_corrected"] or part["gold_audit"]["n_withdrawn"]]
+    if changed:
+        sentences.append("The headline scores keep the benchmark's original gold, though the gold audit found some of "
+                         "it wrong: " + ", ".join(f"{key} {corrected} items corrected and {withdrawn} withdrawn"
+                                                  for key, corrected, withdrawn in changed) + ".")
     missing = [(part["subtask"], part["completion"]["complete_without_answer"]) for part in _scored(summary)
                if part["completion"]["complete_without_answer"]]
     if missing:

@@ -6,12 +6,13 @@ command, never on GET.
 The bundle holds, per subtask, the inputs, each source's submission file as its download holds
 it and the complete items they are scored on (``--items``), the models' submissions, every
 submitted answer under its pseudonym with its active time, the adjudications (without their
-notes), the sample's ids and seed, the training and control record, the panel studies'
-figures as given (studies.json), and the gold only when asked for; the guidelines as
-annotators saw them, the campaign's protocol, summary.json, a datasheet README, a copy of the
-scorer it was made with, reproduce.sh and reproduce.py (which recompute every number of
-summary.json from the bundle alone, the studies' figures stated as given) and SHA256SUMS of
-every file.
+notes), the gold audit's decisions (without their notes and authors; their corrected gold
+lines only with the gold), the sample's ids and seed, the training and control record, the
+panel studies' figures as given (studies.json), and the gold only when asked for; the
+guidelines as annotators saw them, the campaign's protocol, summary.json, a datasheet README, a
+copy of the scorer it was made with, reproduce.sh and reproduce.py (which recompute every
+number of summary.json from the bundle alone, the studies' figures stated as given) and
+SHA256SUMS of every file.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.utils import translation
 
 from annotation.accounts.pseudonyms import campaign_pseudonyms
 from annotation.annotate.item_page import DEFAULT_GUIDELINE
+from annotation.datasets.auditing import export_decisions
 from annotation.models import Adjudication, Campaign, CampaignProtocol, Dataset, StoredReportPart, Study
 from annotation.results import selectors
 from annotation.results.agreement import counted_items
@@ -169,6 +171,20 @@ def _iso(moment) -> str:
     return moment.isoformat()
 
 
+def audit_filename(dataset: Dataset) -> str:
+    return f"{dataset.name}.gold-audit.jsonl"
+
+
+def audit_records(dataset: Dataset, with_gold: bool) -> list[dict]:
+    """The gold audit's decisions on the dataset's own items (not its pools'), in time order, as
+    the bundle holds them: the item, the decision, its gold version and time, and the corrected
+    gold line only ``with_gold`` (the notes are free text and the authors are not pseudonymised
+    people: neither is released)."""
+    return [{"id": record["id"], "decision": record["decision"], "gold_version": record["gold_version"],
+             "decided_at": record["at"], **({"gold": record["gold"]} if with_gold else {})}
+            for record in export_decisions(dataset) if record["pool"] is None]
+
+
 def subtask_files(kit: Campaigned, key: str, report: dict, with_gold: bool) -> tuple[dict[str, bytes], dict]:
     """One subtask's files (under ``key/``) and its part of manifest.json."""
     dataset = kit.datasets[key]
@@ -211,13 +227,15 @@ def subtask_files(kit: Campaigned, key: str, report: dict, with_gold: bool) -> t
         for external_id, answer, source, adjudicator, decided in Adjudication.objects.filter(item__dataset=dataset)
         .order_by("item__ordinal").values_list("item__external_id", "answer", "source", "adjudicator__username",
                                                 "decided_at")])
+    audit_path = f"{key}/{audit_filename(dataset)}"
+    files[audit_path] = jsonl_bytes(audit_records(dataset, with_gold))
     files[f"{key}/sample.json"] = _json(report["sample"])
     files[f"{key}/procedure.json"] = _json(report["procedure"])
     manifest = {
         "dataset": report["dataset"], "gold_synthetic": report["gold_synthetic"], "n_items": report["n_items"],
         "n_gold": report["n_gold"], "n_withdrawn": report["n_withdrawn"], "gold": gold_path, "gold_included": with_gold,
         "inputs": f"{key}/inputs.jsonl", "items": items_path, "sources": sources, "models": models,
-        "annotators": annotators, "answers": f"{key}/answers.jsonl", "sample": f"{key}/sample.json",
+        "annotators": annotators, "answers": f"{key}/answers.jsonl", "gold_audit": audit_path, "sample": f"{key}/sample.json",
         "procedure": f"{key}/procedure.json", "guidelines": f"guidelines/{key}.html",
     }
     return files, manifest
@@ -263,11 +281,14 @@ def datasheet(kit: Campaigned, manifest: dict, with_gold: bool) -> str:
         "## Check it",
         "",
         "    ./reproduce.sh            # Python 3 with numpy, jsonschema and fastjsonschema",
-        "    ./reproduce.sh --gold DIR # a bundle made without its gold: DIR holds the gold files",
+        "    ./reproduce.sh --gold DIR # a bundle made without its gold: DIR holds the gold files (and the audit's",
+        "                              # files with their corrected lines, where the audit corrected gold)",
         "",
-        "It checks `SHA256SUMS`, scores every source with the bundled `scoring` package (the version the numbers "
-        "were made with), recomputes time, completion, qualification and pay, and exits 0 when every number "
-        "equals `summary.json`, 1 when a checksum or a number differs, 2 when the gold is missing.",
+        "It checks `SHA256SUMS`, fits the Dawid–Skene source again to the annotators' files (`python -m scoring "
+        "dawid-skene`: it must give the bundle's file), scores every source with the bundled `scoring` package (the "
+        "version the numbers were made with), recomputes time, completion, qualification and pay, the item difficulty counts, the gold "
+        "audit's counts and the scores on the audited gold, and exits 0 when every number equals `summary.json`, 1 "
+        "when a checksum or a number differs, 2 when the gold is missing.",
         "",
         "## What it holds",
         "",
@@ -276,7 +297,9 @@ def datasheet(kit: Campaigned, manifest: dict, with_gold: bool) -> str:
         "each pooled source's submission file, as scored), the complete items the pooled sources are scored on "
         "(`--items`), `models/` (the models' submissions), `answers.jsonl` (every submitted answer: pseudonym, "
         "item, active milliseconds, started and submitted), `adjudications.jsonl` (without notes), "
-        "`sample.json` (the sample's ids, size and seed), `procedure.json` (training, qualification, control)"
+        "`sample.json` (the sample's ids, size and seed), `procedure.json` (training, qualification, control), "
+        "`<dataset>.gold-audit.jsonl` (the gold audit's decisions in time order: item, decision, gold version, time"
+        + (", the corrected gold line" if with_gold else "") + ")"
         + (", the gold" if with_gold else "; the gold is not included (made without `--with-gold`)") + ".",
         "- `guidelines/<subtask>.html`: the guidelines exactly as annotators saw them (in Polish).",
         "- `protocol.json`: recruitment, pay, consent and demographics as the organizer entered them.",

@@ -39,6 +39,7 @@ from scoring.agreement import agreement_figures
 from scoring.annotators import group_figures
 from scoring.breakdown import breakdown
 from scoring.dawid_skene import not_offered_reason, offered
+from scoring.difficulty import HUMANS_ONLY, MODELS_ONLY, alone_right
 from scoring.evaluate import (
     Counted,
     compare_records,
@@ -156,6 +157,12 @@ def human_sources(reads: DatasetReads, excluded: frozenset[str] = frozenset()) -
 def items_filename(dataset: Dataset) -> str:
     """The file of the complete items the pooled sources are scored on, one id a line (``--items``)."""
     return f"{dataset.name}.complete-items.txt"
+
+
+def inputs_filename(dataset: Dataset) -> str:
+    """The dataset's inputs the Dawid–Skene command reads: the input lines of its items that count
+    (withdrawn items left out), in input order."""
+    return f"{dataset.name}.inputs.jsonl"
 
 
 def model_sources(dataset: Dataset) -> list[Exported]:
@@ -343,9 +350,8 @@ def item_difficulty(subtask: Subtask, dataset: Dataset, gold: list[dict], annota
     their results (the subtask's item figure: the share who got it right; discourse: their mean
     LAS; None: nobody answered), and each model's result (not answered: 0, as the metric counts
     it); and the items every annotator got right and every model wrong (``humans_only``), and
-    the reverse (``models_only``): right is an item figure of 1, over items with at least one
-    annotator and one model. Each result is the one the source's score is made of (its count
-    row of the item)."""
+    the reverse (``models_only``), by ``scoring.difficulty.alone_right``. Each result is the one
+    the source's score is made of (its count row of the item)."""
     known: dict[tuple[int, ...], float] = {}
 
     def result(read: ReadSource, item_id: str) -> float:
@@ -361,11 +367,11 @@ def item_difficulty(subtask: Subtask, dataset: Dataset, gold: list[dict], annota
         machines = {read.exported.name: result(read, item_id) for read in models}
         items.append({"id": item_id, "n_annotators": len(people), "human": fmean(people) if people else None,
                       "models": machines})
-        if people and machines:
-            if all(value == 1.0 for value in people) and all(value < 1.0 for value in machines.values()):
-                humans_only.append(item_id)
-            elif all(value < 1.0 for value in people) and all(value == 1.0 for value in machines.values()):
-                models_only.append(item_id)
+        alone = alone_right(people, list(machines.values()))
+        if alone == HUMANS_ONLY:
+            humans_only.append(item_id)
+        elif alone == MODELS_ONLY:
+            models_only.append(item_id)
     listed = humans_only + models_only
     pks = dict(Item.objects.filter(dataset=dataset, external_id__in=listed).values_list("external_id", "pk")) if listed else {}
     return {
@@ -476,11 +482,21 @@ def dawid_skene_figures(reads: DatasetReads, excluded: frozenset[str]) -> dict:
 
 
 def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSource], models: list[ReadSource],
-                         resamples: int, seed: int, test_rounds: int) -> list[str]:
+                         resamples: int, seed: int, test_rounds: int, excluded: frozenset[str] = frozenset()) -> list[str]:
     """The `python -m scoring` command lines that print the report's figures from its downloads
-    (the gold, each source's export and the complete items file): the sources' scores, the
-    comparisons and the mean annotator's (alone, then with each model), each in the report's order."""
+    (the gold, each source's export and the complete items file) and the dataset's inputs (its
+    items that count, ``inputs_filename``): where the report has the Dawid–Skene source, first
+    the fit that writes its file and prints each annotator's estimated accuracy (the annotators
+    it pools: without ``excluded``); then the sources' scores, the comparisons and the mean
+    annotator's (alone, then with each model), each in the report's order."""
     interval = f" --ci {resamples} --seed {seed}" if resamples else ""
+    commands = []
+    pooled = [read.exported.filename for read in humans if read.exported.kind == "annotator"
+              and read.exported.name not in excluded]
+    for read in humans:
+        if read.exported.kind == "dawid_skene" and len(pooled) >= 2:
+            commands.append(f"python -m scoring dawid-skene {subtask.key} --inputs {inputs_filename(read.exported.file.dataset)}"
+                            f" --pred {' '.join(pooled)} -o {read.exported.filename} --json")
 
     def units_option(read: ReadSource) -> str:
         if read.pooled:
@@ -488,8 +504,8 @@ def reproducing_commands(subtask: Subtask, gold_name: str, humans: list[ReadSour
         return " --only-answered" if read.exported.only_answered else ""
 
     base = f"python -m scoring {{}} {subtask.key} --gold {gold_name}"
-    commands = [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
-                for read in [*humans, *models]]
+    commands += [base.format("score") + f" --pred {read.exported.filename}{units_option(read)} --json{interval}"
+                 for read in [*humans, *models]]
     for model in models:  # in the order of the report's comparisons
         commands += [base.format("compare") + f" --pred {human.exported.filename} --pred {model.exported.filename}"
                      f"{units_option(human)} --json{interval}"
@@ -578,7 +594,7 @@ def dataset_report(dataset: Dataset, *, resamples: int = RESAMPLES, seed: int = 
         "gold_audit": gold_audit,
         # Per item: the annotators' share right and each model's result; who alone got it right.
         "item_difficulty": difficulty,
-        "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds),
+        "commands": reproducing_commands(subtask, gold_name, humans, models, resamples, seed, test_rounds, excluded),
         "time": time_report(reads.answers.active_ms),
         # What `python -m scoring agreement --json` prints for the annotators' exports.
         "agreement": agreement_figures(dataset.subtask, reads.answers.table),

@@ -12,7 +12,12 @@ campaign's human source beside each model on its complete items (`compare --test
 Holm's adjustment over the model's subtasks); ``mean_annotator`` (`annotators --json --ci`,
 with each model's paired difference); ``agreement`` (`agreement --json`, without its reasons);
 ``time`` (active seconds per answer, numpy's linear percentiles, person-hours);
-``completion``; ``qualification``. A dataset with synthetic gold has no score. ``pay``: the
+``completion``; ``qualification``; ``item_difficulty``: how many items every annotator got
+right and every model wrong (``humans_only``), and the reverse (``models_only``);
+``gold_audit``: the items the gold audit decided (``n_audited``), corrected and withdrew, and
+on the audited gold its number of lines, every scored source's ``score`` and ``n_scored`` and
+the mean annotator (the headline figures stay on the original gold). A dataset with synthetic
+gold has no score (nor difficulty, nor audited scores). ``pay``: the
 protocol's pay and the pay per hour (pay ÷ the median hours from a person's first answer
 started to their last submitted, over the campaign). ``studies``: each panel study's figures
 (participants entered, completed, screened out, completion rate, median seconds from entry to
@@ -63,6 +68,20 @@ def _qualification(procedure: dict) -> dict:
     }
 
 
+def _item_difficulty(report: dict) -> dict:
+    difficulty = report["item_difficulty"]
+    return {key: difficulty[key]["count"] for key in ("humans_only", "models_only")}
+
+
+def _gold_audit(report: dict, scored: bool) -> dict:
+    audit = report["gold_audit"]
+    counts = {key: audit[key] for key in ("n_audited", "n_corrected", "n_withdrawn")}
+    if not scored:
+        return counts | {"n_gold": None, "sources": {}, "mean_annotator": None}
+    return counts | {"n_gold": audit["n_gold"], "sources": {source: dict(figures) for source, figures in audit["scores"].items()},
+                     "mean_annotator": audit["mean_annotator"]}
+
+
 def subtask_summary(report: dict, row: dict | None, human_kind: str) -> dict:
     """One dataset's numbers (its report under pseudonyms; ``row`` its campaign table row)."""
     scored = not report["gold_synthetic"]
@@ -88,6 +107,8 @@ def subtask_summary(report: dict, row: dict | None, human_kind: str) -> dict:
                        "completion_rate": len(complete) / served if served else None,
                        "complete_without_answer": human["n_missing"] if human else None},
         "qualification": _qualification(report["procedure"]),
+        "item_difficulty": _item_difficulty(report) if scored else None,
+        "gold_audit": _gold_audit(report, scored),
     }
 
 

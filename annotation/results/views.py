@@ -30,7 +30,7 @@ from annotation.models import Campaign, CampaignProtocol, Dataset, ModelSubmissi
 from annotation.results import selectors
 from annotation.results.agreement import PAIR_AGREEMENT_TEXT, agreement_report
 from annotation.results.computing import body_context, report_query, request_report, serve_report
-from annotation.results.downloads import complete_items_download, export_download
+from annotation.results.downloads import complete_items_download, export_download, inputs_download
 from annotation.results.exporting import build_export, build_submission
 from annotation.results.exports import export_summaries
 from annotation.results.formats import CONTENT_TYPES, DIFFICULTY, FORMATS
@@ -52,6 +52,8 @@ class ReportOptions(forms.Form):
     plot = forms.CharField(required=False, max_length=300)
     # The complete items the pooled sources are scored on, one id a line (`scoring --items`).
     items = forms.BooleanField(required=False)
+    # The inputs of the items that count (`scoring dawid-skene --inputs`).
+    inputs = forms.BooleanField(required=False)
     # The item difficulty table (CSV): per item the annotators' share right and each model's result.
     difficulty = forms.BooleanField(required=False)
 
@@ -64,7 +66,7 @@ def _options(request: HttpRequest) -> dict:
     seed = DEFAULT_SEED if data["seed"] is None else data["seed"]
     exclude = data["exclude_below_control"]
     return {"seed": seed, "exclude_below_control": exclude, "format": data["format"], "plot": data["plot"],
-            "items": data["items"], "difficulty": data["difficulty"]}
+            "items": data["items"], "inputs": data["inputs"], "difficulty": data["difficulty"]}
 
 
 def _download(content: str, content_type: str, filename: str) -> HttpResponse:
@@ -126,6 +128,8 @@ def dataset_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         if served.stored is None:
             return _pending()
         return complete_items_download(dataset, served.stored)
+    if options["inputs"]:
+        return inputs_download(dataset)
     if options["plot"]:
         served = serve_report(dataset=dataset, **report_options)
         if served.stored is None:

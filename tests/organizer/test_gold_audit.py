@@ -13,6 +13,7 @@ from django.utils import timezone
 from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
+from annotation.datasets import auditing
 from annotation.datasets.auditing import (
     BY_ANSWERS,
     BY_POSTERIOR,
@@ -23,6 +24,7 @@ from annotation.datasets.auditing import (
     decide,
     queue_entry,
 )
+from annotation.datasets.versions import dataset_version, version_key
 from annotation.models import (
     Annotation,
     Assignment,
@@ -36,6 +38,7 @@ from annotation.models import (
 )
 from annotation.results.formats import campaign_file
 from annotation.results.report import campaign_report, dataset_report
+from annotation.results.selectors import changes_since
 from annotation.results.services import create_campaign, upload_model_submission
 from annotation.training.selectors import control_accuracy
 from scoring.subtasks import get_subtask
@@ -299,6 +302,9 @@ def test_the_page_reads_a_fixed_number_of_queries(client, dataset, organizer, an
         for annotator in annotators:
             answer(item, annotator, "C")
     more_url = reverse("gold_audit", args=[more.pk])
+    # A first page fits the Dawid–Skene model, reading the data version before and after the fit.
+    with django_assert_max_num_queries(17):
+        assert client.get(more_url).status_code == 200
     with django_assert_max_num_queries(14):
         assert client.get(more_url).status_code == 200
 
@@ -554,6 +560,47 @@ def test_the_page_the_api_the_command_and_the_browser_pass_the_posteriors(client
     assert [(row["id"], row["entered_by"]) for row in queue["dataset"]] == [("lone-b", "posterior")]
     browsed = client.get(reverse("organizer_items", args=[lone_answer.pk]), {"state": "audit_open"}).content.decode()
     assert "lone-b" in browsed and "agreed-0" not in browsed
+
+
+def test_the_posteriors_are_fitted_once_per_data_version(client, lone_answer, annotators, organizer, monkeypatch):
+    fits = []
+    fit = auditing.answer_posteriors
+    monkeypatch.setattr(auditing, "answer_posteriors", lambda *args: fits.append(args) or fit(*args))
+    client.force_login(organizer)
+    url = reverse("gold_audit", args=[lone_answer.pk])
+    for _ in range(2):
+        assert "lone-b" in client.get(url).content.decode()
+    assert client.get(reverse("api_gold_audit", args=[lone_answer.pk])).json()["results"][0]["id"] == "lone-b"
+    assert len(fits) == 1
+    # A decision changes the report's data version, not the fit's: no refit.
+    before = dataset_version(lone_answer)
+    item = lone_answer.items.get(external_id="lone-b")
+    GoldAuditDecision.objects.create(item=item, kind="stands", note="A is the sense", decided_by=organizer)
+    assert version_key(dataset_version(lone_answer)) != version_key(before)
+    assert changes_since(before, dataset_version(lone_answer), [lone_answer.pk]) == ["new decisions of the gold audit"]
+    assert "lone-b" in client.get(url).content.decode() and len(fits) == 1
+    # The two others answer A, the gold's: the answers changed, the page refits and B no longer
+    # stands against the gold (the item stays listed as decided, entered by nothing).
+    for annotator in annotators[1:]:
+        answer(item, annotator, "A")
+    (row,) = client.get(reverse("api_gold_audit", args=[lone_answer.pk])).json()["results"]
+    assert len(fits) == 2 and (row["id"], row["entered_by"], row["state"]) == ("lone-b", None, "stands")
+    client.get(url)
+    assert len(fits) == 2
+
+
+def test_an_item_entered_by_its_posterior_is_decided(client, lone_answer, organizer):
+    item = lone_answer.items.get(external_id="lone-b")
+    client.force_login(organizer)
+    response = client.post(reverse("gold_audit", args=[lone_answer.pk]), {"item": item.pk, "kind": "corrected",
+                                                                          "note": "B is the sense",
+                                                                          "gold": json.dumps({"id": "lone-b", "answer": "B"})})
+    assert response.status_code == 302
+    (decision,) = GoldAuditDecision.objects.filter(item=item)
+    assert (decision.kind, decision.gold_version.payload) == ("corrected", {"id": "lone-b", "answer": "B"})
+    agreed = lone_answer.items.get(external_id="agreed-0")
+    with pytest.raises(Refused):  # in the queue neither by its answers nor by a posterior
+        decide(item=agreed, by=organizer, kind="stands", note="right")
 
 
 def test_no_posteriors_where_the_subtask_does_not_offer_dawid_skene():

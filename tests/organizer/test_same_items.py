@@ -18,7 +18,7 @@ from annotation.core.errors import Refused
 from annotation.core.files import SourceFile
 from annotation.models import Assignment, Campaign
 from annotation.results.exporting import build_export, jsonl_bytes
-from annotation.results.report import campaign_report, dataset_report, gold_file, items_filename
+from annotation.results.report import campaign_report, dataset_report, gold_file, inputs_filename, items_filename
 from annotation.results.services import create_campaign, upload_model_submission
 from tests.factories import make_dataset, make_user
 from tests.organizer.test_report import answer, wsd_record
@@ -91,6 +91,11 @@ def test_every_figure_equals_the_scorer_cli_on_the_downloads(pilot, tmp_path):
     gold_data, gold_name = gold_file(pilot)
     (tmp_path / gold_name).write_bytes(gold_data)
     (tmp_path / items_filename(pilot)).write_text("".join(f"{item}\n" for item in report["complete_items"]))
+    client = Client()
+    client.force_login(make_user("organizer"))
+    inputs = client.get(reverse("organizer_report", args=[pilot.pk]) + "?inputs=1")
+    assert inputs["Content-Disposition"].endswith(f'"{inputs_filename(pilot)}"')
+    (tmp_path / inputs_filename(pilot)).write_bytes(inputs.content)
     for source, fill in [*((f"annotator:p{index}", None) for index in range(3)), ("majority", None),
                          ("adjudicated", None), ("majority", "adjudicated"), ("dawid-skene", None)]:
         try:
@@ -110,6 +115,16 @@ def test_every_figure_equals_the_scorer_cli_on_the_downloads(pilot, tmp_path):
         return json.loads(completed.stdout)
 
     printed = {command: run(command) for command in report["commands"]}
+    # The Dawid–Skene fit first: it writes the source's file the score after it reads (the same
+    # bytes as the download) and prints each annotator's estimated accuracy as the report has it.
+    fitted = printed[report["commands"][0]]
+    assert report["commands"][0].startswith("python -m scoring dawid-skene wsd --inputs pilot.inputs.jsonl --pred ")
+    assert (tmp_path / build_export(pilot, "dawid-skene").filename).read_bytes() == build_export(pilot, "dawid-skene").data
+    figures = report["dawid_skene"]
+    assert (fitted["iterations"], fitted["classes"]) == (figures["iterations"], figures["classes"])
+    assert [(row["accuracy"], row["n_answers"]) for row in fitted["annotators"]] == [
+        (row["accuracy"], row["n_answers"]) for row in figures["annotators"]]
+    assert [command for command in report["commands"] if " dawid-skene " in command] == report["commands"][:1]
     scores = [figures for command, figures in printed.items() if " score " in command]
     assert [row["metrics"] for row in report["sources"] if row.get("available")] == scores  # every digit
     compares = [figures for command, figures in printed.items() if " compare " in command]
@@ -166,7 +181,8 @@ def test_the_report_page_and_items_download(pilot):
         [f"w{n}" for n in range(1, N_ANSWERED + 1)]
     polish = Client(headers={"accept-language": "pl"})
     polish.force_login(make_user("organizer"))
-    assert "Kompletne pozycje" in polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    polish_page = polish.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert "Kompletne pozycje" in polish_page and "Dane wejściowe (do polecenia Dawida–Skene’a)" in polish_page
 
 
 def test_the_campaign_form_and_the_command_take_the_new_options(pilot, capsys):

@@ -1,6 +1,6 @@
 import json
 
-from annotation.datasets.auditing import answer_model_posteriors, audit_queue, export_decisions, queue_record
+from annotation.datasets.auditing import audit_posteriors, audit_queue, export_decisions, queue_record
 from annotation.management.commands._common import DataCommand, dataset_named
 from annotation.models import Dataset
 from annotation.results.exporting import write_atomically
@@ -28,7 +28,7 @@ class Command(DataCommand):
         queues = {}
         for source in [dataset, *Dataset.objects.filter(pool_of=dataset, archived_at__isnull=True).order_by("pool_kind")]:
             queues[source.pool_kind or "dataset"] = [queue_record(audited)
-                                                   for audited in audit_queue(source, answer_model_posteriors(source))]
+                                                   for audited in audit_queue(source, audit_posteriors(source))]
         if json:
             self.stdout.write(dumps(queues))
             return

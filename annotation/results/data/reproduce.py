@@ -3,15 +3,19 @@
 Needs Python 3 with numpy, jsonschema and fastjsonschema; the scorer is the bundled copy of
 `scoring` (the version the numbers were made with). It checks SHA256SUMS first, then scores
 every source with the scorer (`score`, `compare`, `annotators`, `agreement`, as the paper's
-figures were computed), recomputes the other figures (time, completion, qualification, pay)
-from the bundle's files, states the panel studies' figures as the studies' records give them
-(studies.json: they come from no file of the bundle), and compares the result with summary.json
-key by key.
+figures were computed) after fitting the Dawid–Skene source again (`dawid-skene`: its file must
+be the one the bundle holds), recomputes the other figures (time, completion, qualification, pay)
+from the bundle's files, the item difficulty counts and the gold audit's counts and scores on
+the audited gold with the bundled scorer's own functions (as the report computed them), states
+the panel studies' figures as the studies' records give them (studies.json: they come from no
+file of the bundle), and compares the result with summary.json key by key.
 
     python3 reproduce.py [--gold DIR]
 
 --gold DIR: a folder holding the gold files the manifest names, for a bundle made without its
-gold (the scores cannot be checked without it).
+gold (the scores cannot be checked without it); where the gold audit corrected gold, also the
+audit's file the manifest names as a bundle made with its gold holds it (with the corrected
+lines).
 Exit status: 0 every number equal; 1 a checksum or a number differs; 2 the gold is missing.
 """
 
@@ -23,6 +27,7 @@ import hashlib
 import io
 import json
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -33,6 +38,9 @@ sys.dont_write_bytecode = True  # nothing written into the checked bundle
 sys.path.insert(0, str(ROOT))  # the bundled scorer before any other
 
 from scoring.__main__ import main as scoring  # noqa: E402
+from scoring.annotators import group_figures  # noqa: E402
+from scoring.difficulty import HUMANS_ONLY, MODELS_ONLY, alone_right  # noqa: E402
+from scoring.evaluate import read_gold, read_predictions, score_records  # noqa: E402
 from scoring.significance import holm  # noqa: E402
 from scoring.subtasks import SUBTASKS  # noqa: E402
 
@@ -111,6 +119,93 @@ def scores(manifest: dict, key: str, part: dict, gold: Path) -> tuple[dict, dict
     return sources, comparisons, group
 
 
+def predictions(key: str, name: str, gold_ids: set[str]) -> dict[str, dict]:
+    """A submission file of the bundle by id, as the scorer reads it."""
+    return read_predictions(SUBTASKS[key], (ROOT / name).read_bytes(), name, gold_ids)[0]
+
+
+def item_difficulty(key: str, part: dict, gold: list[dict]) -> dict:
+    """How many items every annotator got right and every model wrong, and the reverse
+    (``scoring.difficulty``: each one's item figure, every annotator who answered the item)."""
+    subtask, ids = SUBTASKS[key], {line["id"] for line in gold}
+    people = [predictions(key, name, ids) for name in part["annotators"]]
+    machines = [predictions(key, model["file"], ids) for model in part["models"]]
+    found = [alone_right([subtask.correctness(line, pred[line["id"]]) for pred in people if line["id"] in pred],
+                         [subtask.correctness(line, pred.get(line["id"])) for pred in machines]) for line in gold]
+    return {HUMANS_ONLY: found.count(HUMANS_ONLY), MODELS_ONLY: found.count(MODELS_ONLY)}
+
+
+def audit_decisions(part: dict, gold_dir: Path | None) -> list[dict]:
+    """The gold audit's decisions in time order; where one corrected the gold and the bundle
+    has no gold, those of ``gold_dir``'s file of the same name (with the corrected lines)."""
+    decisions = lines(ROOT / part["gold_audit"])
+    if part["gold_included"] or not any(record["gold_version"] for record in decisions):
+        return decisions
+    path = gold_dir / Path(part["gold_audit"]).name if gold_dir else None
+    if path is None or not path.is_file():
+        raise FileNotFoundError(part["gold_audit"])
+    return lines(path)
+
+
+def audit_counts(decisions: list[dict]) -> dict:
+    """The items decided, and those whose latest decision corrected or withdrew them."""
+    latest = {record["id"]: record["decision"] for record in decisions}
+    kinds = list(latest.values())
+    return {"n_audited": len(latest), "n_corrected": kinds.count("corrected"), "n_withdrawn": kinds.count("withdrawn")}
+
+
+def audited_lines(gold: list[dict], decisions: list[dict]) -> list[dict]:
+    """The audited gold: each item's latest decision applied (withdrawn: left out; else its
+    latest corrected line, where it has one), in the gold's order."""
+    latest = {record["id"]: record["decision"] for record in decisions}
+    corrected = {record["id"]: record["gold"] for record in sorted(
+        (record for record in decisions if record["gold_version"]), key=lambda record: record["gold_version"])}
+    return [corrected.get(line["id"], line) for line in gold if latest.get(line["id"]) != "withdrawn"]
+
+
+def gold_audit(key: str, part: dict, gold: list[dict], decisions: list[dict], sources: dict,
+               group: dict | None) -> dict:
+    """The audit's counts and every source and the mean annotator on the audited gold (each on
+    the same kind of items as its headline score), as the report scores them (``score_records``,
+    ``group_figures``); the headline figures while the audit corrected and withdrew nothing."""
+    counts = audit_counts(decisions)
+    audited = audited_lines(gold, decisions)
+    if not counts["n_corrected"] and not counts["n_withdrawn"]:
+        return counts | {"n_gold": len(audited),
+                         "sources": {name: {"score": figures["score"], "n_scored": figures["n_gold"]}
+                                     for name, figures in sources.items()},
+                         "mean_annotator": group["mean"] if group else None}
+    subtask, ids, kept = SUBTASKS[key], {line["id"] for line in gold}, {line["id"] for line in audited}
+    complete = (ROOT / part["items"]).read_text(encoding="utf-8").split() if part["items"] else []
+    found = {}
+    for source in part["sources"]:
+        items = [item for item in complete if item in kept] if source["units"] == "items" else None
+        figures = score_records(subtask, audited, predictions(key, source["file"], ids),
+                                only_answered=source["units"] == "only-answered", items=items)
+        found[source["source"]] = {"score": figures["score"], "n_scored": figures["n_gold"]}
+    files = [(name, predictions(key, name, ids)) for name in part["annotators"]]
+    return counts | {"n_gold": len(audited), "sources": found,
+                     "mean_annotator": group_figures(subtask, audited, files)["mean"] if files else None}
+
+
+def dawid_skene_problems(manifest: dict) -> list[str]:
+    """Each Dawid–Skene source's file that is not what `python -m scoring dawid-skene` fits to the
+    annotators' files of the bundle (written outside the bundle, compared byte for byte)."""
+    problems = []
+    with tempfile.TemporaryDirectory() as folder:
+        for key, part in manifest["subtasks"].items():
+            for source in part["sources"]:
+                if source["kind"] != "dawid_skene" or len(part["annotators"]) < 2:
+                    continue
+                output = Path(folder) / Path(source["file"]).name
+                run("dawid-skene", key, "--inputs", str(ROOT / part["inputs"]), "--pred",
+                    *(str(ROOT / name) for name in part["annotators"]), "-o", str(output))
+                if output.read_bytes() != (ROOT / source["file"]).read_bytes():
+                    problems.append(f"{source['file']}: not the answers `python -m scoring dawid-skene` fits to the "
+                                    "annotators' files")
+    return problems
+
+
 def qualification(procedure: dict) -> dict:
     annotators = procedure["annotators"]
     return {
@@ -141,12 +236,17 @@ def subtask(manifest: dict, key: str, part: dict, gold_dir: Path | None) -> dict
     annotators = [str(ROOT / name) for name in part["annotators"]]
     agreement = run("agreement", key, "--inputs", inputs, "--pred", *annotators) if annotators else {}
     agreement.pop("reasons", None)
-    sources, comparisons, group = {}, {}, None
+    sources, comparisons, group, difficulty = {}, {}, None, None
+    decisions = lines(ROOT / part["gold_audit"])
+    audit = audit_counts(decisions) | {"n_gold": None, "sources": {}, "mean_annotator": None}
     if not part["gold_synthetic"]:
         gold = (gold_dir / Path(part["gold"]).name) if gold_dir else ROOT / part["gold"]
         if not gold.is_file():
             raise FileNotFoundError(part["gold"])
         sources, comparisons, group = scores(manifest, key, part, gold)
+        gold_lines = read_gold(SUBTASKS[key], gold.read_bytes(), gold.name)[0]
+        difficulty = item_difficulty(key, part, gold_lines)
+        audit = gold_audit(key, part, gold_lines, audit_decisions(part, gold_dir), sources, group)
     human = sources.get(manifest["human_source"])
     served = len(sample["ids"])
     return {
@@ -160,6 +260,8 @@ def subtask(manifest: dict, key: str, part: dict, gold_dir: Path | None) -> dict
                        "completion_rate": len(items) / served if served else None,
                        "complete_without_answer": human["n_missing"] if human else None},
         "qualification": qualification(json.loads((ROOT / part["procedure"]).read_text(encoding="utf-8"))),
+        "item_difficulty": difficulty,
+        "gold_audit": audit,
     }
 
 
@@ -221,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     studies = json.loads((ROOT / "studies.json").read_text(encoding="utf-8"))
     found |= {"subtasks": subtasks, "pay": pay(protocol, every_answer), "studies": studies}
     found = json.loads(json.dumps(found))  # as summary.json holds it (tuples as lists)
-    problems = differences(summary, found)
+    problems = dawid_skene_problems(manifest) + differences(summary, found)
     if problems:
         print("\n".join(problems))
         return 1
