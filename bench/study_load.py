@@ -55,6 +55,8 @@ class Participant:
         token = field(page, "csrfmiddlewaretoken")
         response, _ = self.timed("consent", "POST", self.entry, {"csrfmiddlewaretoken": token, "intent": "consent"},
                                  expect=302)
+        if "/annotate/" in self.location(response):
+            return self.location(response)  # the first item, reserved by the consent
         response, _ = self.timed("continue", "GET", self.location(response), expect=302)
         return self.reserve(self.location(response))
 

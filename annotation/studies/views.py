@@ -6,8 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from annotation.annotate import queue as queues
+from annotation.annotate import routing
 from annotation.core.errors import Refused
 from annotation.core.http import refusal_status
 from annotation.models import Study, StudyParticipant
@@ -60,7 +63,19 @@ def study_entry(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, study, refusal)
     if request.user.pk != participant.user_id:
         login(request, participant.user, backend=PARTICIPANT_BACKEND)
-    return redirect("study_continue", token)
+    return redirect(_first_page(participant))
+
+
+def _first_page(participant: StudyParticipant) -> str:
+    """Where the entry's POST sends the participant: straight to their next item when their
+    current dataset is open to them (chosen here: one round trip instead of three, the continue
+    page, the dataset's start page and its POST), else the continue page, which knows the rest."""
+    standing = entering.standing(participant)
+    if standing.state == entering.WORKING and queues.is_qualified(participant.user, standing.dataset_id):
+        served = routing.next_item(participant.user, standing.dataset_id)
+        if served is not None and served.state == routing.ITEM:
+            return reverse("annotate_item", args=[standing.dataset_id, served.position])
+    return reverse("study_continue", args=[participant.study.token])
 
 
 @login_required

@@ -34,8 +34,11 @@ def test_the_entry_page_shows_the_consent_and_writes_nothing(client, study):
 
 def test_consent_makes_a_participant_account_without_password_or_email(client, study):
     response = consent(client, study, panel_id(1))
-    assert response.status_code == 302 and response.url == reverse("study_continue", args=[study.token])
+    # Straight to the first item routing reserved for them.
+    dataset = study.steps.get().dataset
+    assert response.status_code == 302 and response.url == reverse("annotate_item", args=[dataset.pk, 1])
     participant = StudyParticipant.objects.get()
+    assert Assignment.objects.get(annotator=participant.user, position=1).reserved_until is not None
     assert participant.panel_id == panel_id(1) and participant.panel_session == "s1"
     user = participant.user
     assert not user.has_usable_password() and user.email == "" and panel_id(1) not in user.username
@@ -113,12 +116,15 @@ def test_the_same_id_from_another_browser_and_panel_session_cannot_reach_the_par
 
 
 def test_another_panel_id_cannot_reach_another_participants_items(client, study):
-    consent(client, study, panel_id(1))
-    client.post(reverse("annotate_continue", args=[study.steps.get().dataset_id]))
-    held = Assignment.objects.get()
+    first = consent(client, study, panel_id(1)).url
+    client.post(first, {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
+    owner = StudyParticipant.objects.get().user
+    second = Assignment.objects.get(annotator=owner, position=2)
     other = Client()
     consent(other, study, panel_id(2), session="s2")
-    assert other.get(reverse("annotate_item", args=[held.dataset_id, held.position])).status_code == 404
+    # Positions are each participant's own: the other has only their first.
+    assert other.get(reverse("annotate_item", args=[second.dataset_id, 2])).status_code == 404
+    assert not Annotation.objects.filter(item=second.item).exclude(annotator=owner).exists()
 
 
 def test_a_test_id_walks_the_study_without_being_counted(client):
