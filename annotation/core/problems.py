@@ -113,6 +113,7 @@ MESSAGES: dict[str, str] = {
         "enter again here. If this is your id, go back to the browser you started in, or contact the researchers."
     ),
     # A study's set-up, reconciliation and payment files (annotation.studies.services, selectors).
+    "study_name_exists": _("a study named %(name)s exists already; choose another name"),
     "study_no_dataset": _("A study needs a dataset, with its quota of items per participant."),
     "study_one_dataset": _("A study without a campaign has one dataset; choose a campaign for several in order."),
     "study_outside_campaign": _("%(dataset)s is not a dataset of the campaign %(campaign)s."),

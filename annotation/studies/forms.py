@@ -2,6 +2,7 @@
 quota), the state buttons, the panel's export to reconcile with, and the payment file asked for."""
 
 from django import forms
+from django.core.validators import MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from annotation.core.files import UploadField
@@ -13,38 +14,41 @@ from annotation.studies.services import SETTINGS, Step
 EXTRA_STEPS = 3
 
 
-class StudyForm(forms.ModelForm):
-    """Every setting of a study; what needs more than one field (the bonus rule, attention items
-    in the datasets' control pools, the datasets' routing) the service checks."""
+# The set-up form's labels and widgets where the model's names say too little.
+LABELS = {
+    "campaign": _("Campaign (for several datasets in order; none: one dataset)"),
+    "consent": _("Consent text (Polish): what is kept and what is released"),
+    "return_link": _("Return link ({code} is replaced by the participant's code)"),
+    "participant_id_pattern": _("Participant id format (a regular expression the whole id matches)"),
+    "panel_study_id": _("The panel's study id (empty: not checked)"),
+    "test_ids": _("Preview and test ids, one a line (admitted, never counted)"),
+    "pay_currency": _("Currency (e.g. GBP)"),
+    "minimum_hourly_rate": _("Minimum hourly rate (a warning below it)"),
+    "bonus_amount": _("Bonus amount (per control item right, or once at the threshold)"),
+    "bonus_threshold": _("Control accuracy for the bonus (a share between 0 and 1)"),
+    "attention_items": _("Attention checks: control item ids, one a line"),
+    "attention_failures": _("Failed attention checks that put a participant on the list to review"),
+}
+WIDGETS = {
+    "consent": forms.Textarea(attrs={"rows": 6}),
+    "test_ids": forms.Textarea(attrs={"rows": 3}),
+    "attention_items": forms.Textarea(attrs={"rows": 3}),
+}
+# The smallest value of the settings that have one (the model's checks).
+MINIMUM = {"deadline_minutes": 1, "pay_amount": 0, "minimum_hourly_rate": 0}
 
-    class Meta:
-        model = Study
-        fields = list(SETTINGS)
-        labels = {
-            "campaign": _("Campaign (for several datasets in order; none: one dataset)"),
-            "consent": _("Consent text (Polish): what is kept and what is released"),
-            "return_link": _("Return link ({code} is replaced by the participant's code)"),
-            "participant_id_pattern": _("Participant id format (a regular expression the whole id matches)"),
-            "panel_study_id": _("The panel's study id (empty: not checked)"),
-            "test_ids": _("Preview and test ids, one a line (admitted, never counted)"),
-            "pay_currency": _("Currency (e.g. GBP)"),
-            "minimum_hourly_rate": _("Minimum hourly rate (a warning below it)"),
-            "bonus_amount": _("Bonus amount (per control item right, or once at the threshold)"),
-            "bonus_threshold": _("Control accuracy for the bonus (a share between 0 and 1)"),
-            "attention_items": _("Attention checks: control item ids, one a line"),
-            "attention_failures": _("Failed attention checks that put a participant on the list to review"),
-        }
-        widgets = {
-            "consent": forms.Textarea(attrs={"rows": 6}),
-            "test_ids": forms.Textarea(attrs={"rows": 3}),
-            "attention_items": forms.Textarea(attrs={"rows": 3}),
-        }
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+class StudyForm(forms.Form):
+    """Every setting of a study, each field as the model has it (a plain form: what needs more
+    than one field, the name's uniqueness and the datasets' routing are the service's checks)."""
+
+    def __init__(self, data=None, study: Study | None = None):
+        super().__init__(data, initial=None if study is None else forms.model_to_dict(study, fields=SETTINGS))
+        self.fields.update(forms.fields_for_model(Study, fields=SETTINGS, labels=LABELS, widgets=WIDGETS))
         self.fields["campaign"].queryset = Campaign.objects.order_by("name")
-        self.fields["pay_amount"].min_value = 0
-        self.fields["minimum_hourly_rate"].min_value = 0
+        for name, least in MINIMUM.items():
+            self.fields[name].validators.append(MinValueValidator(least))
+            self.fields[name].widget.attrs["min"] = least
 
 
 class StepForm(forms.Form):
@@ -61,8 +65,10 @@ StepFormSet = forms.formset_factory(StepForm, extra=EXTRA_STEPS)
 
 def step_forms(study: Study | None, data=None):
     """The datasets' rows: the study's steps, then empty ones."""
-    initial = [] if study is None else [{"dataset": step.dataset_id, "quota": step.quota} for step in study.steps.all()]
-    return StepFormSet(data, initial=initial, prefix="steps")
+    if data is not None or study is None:
+        return StepFormSet(data, prefix="steps")
+    return StepFormSet(initial=[{"dataset": step.dataset_id, "quota": step.quota} for step in study.steps.all()],
+                       prefix="steps")
 
 
 def steps_of(formset) -> list[Step]:

@@ -71,11 +71,14 @@ def step_problems(campaign: Campaign | None, steps: list[Step]) -> list[Problem]
     return problems
 
 
-def setting_problems(settings: dict, steps: list[Step]) -> list[Problem]:
-    """What is wrong with a study's settings: a participant id format that does not compile, a
+def setting_problems(study: Study | None, settings: dict, steps: list[Step]) -> list[Problem]:
+    """What is wrong with a study's settings: the name of another study, a participant id format that does not compile, a
     return link without {code}, parameters of one name, a bonus rule without its amount or
     threshold, attention items that are no control item of the study's datasets."""
     problems = []
+    namesakes = Study.objects.filter(name=settings["name"])
+    if (namesakes if study is None else namesakes.exclude(pk=study.pk)).exists():
+        problems.append(problem("study_name_exists", "name", name=settings["name"]))
     try:
         re.compile(settings["participant_id_pattern"])
     except re.error as error:
@@ -104,7 +107,7 @@ def save_study(study: Study | None, settings: dict, steps: list[Step], *, by: Ab
     """Create a study (``study`` None: with a new link token) or change one, from ``settings``
     (every name of SETTINGS) and its datasets in order; raises Refused, changing nothing, on any
     problem. The datasets stay as they are once a participant has entered."""
-    problems = step_problems(settings["campaign"], steps) + setting_problems(settings, steps)
+    problems = step_problems(settings["campaign"], steps) + setting_problems(study, settings, steps)
     if study is not None and study.participants.exists() and [(step.dataset.pk, step.quota) for step in steps] != list(
             study.steps.values_list("dataset_id", "quota")):
         problems.append(problem("study_steps_fixed", "steps"))

@@ -115,7 +115,7 @@ def study_settings(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     """A new study's set-up (no ``pk``) or a study's settings; POST saves them, all or nothing."""
     study = None if pk is None else get_object_or_404(Study, pk=pk)
     data = request.POST if request.method == "POST" else None
-    form, steps = StudyForm(data, instance=study), step_forms(study, data)
+    form, steps = StudyForm(data, study), step_forms(study, data)
     problems, status = [], 200
     if request.method == "POST":
         if form.is_valid() and steps.is_valid():
