@@ -12,6 +12,7 @@ from annotation.models import Study, StudyRefusal
 from tests.factories import make_user
 from tests.studies.organizer import ANSWER, answer, participant, worked_study
 from tests.studies.panel import panel_id
+from tests.writes import rows_written, tables_written
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +41,16 @@ def test_anonymous_visitors_are_sent_to_the_login(client):
     study = worked_study()
     for url in study_urls(study):
         assert client.get(url).url.startswith(reverse("login"))
+
+
+def test_no_get_of_an_organizer_writes(client):
+    study = worked_study(bonus_rule=Study.BonusRule.PER_CONTROL, bonus_amount="0.10")
+    client.force_login(make_user("organizer"))
+    client.get(reverse("organizer_studies"))  # the session's first use: its row
+    for url in study_urls(study):
+        before = rows_written()
+        client.get(url)
+        assert not tables_written(before), url
 
 
 def test_every_page_opens_for_an_organizer(client):
@@ -73,7 +84,7 @@ def test_the_study_page_runs_a_bounded_number_of_queries(client, django_assert_m
     assert User.objects.count() > 36
     with django_assert_max_num_queries(few):
         client.get(reverse("organizer_study", args=[study.pk]))
-    assert page_queries(client, study) == few
+    assert page_queries(client, study) == few, few
 
 
 def test_the_organizers_study_pages_are_in_polish(client):
