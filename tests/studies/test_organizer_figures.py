@@ -17,10 +17,11 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from annotation.models import Study
+from annotation.models import Study, StudyRefusal
 from annotation.studies.selectors import participant_rows, study_figures
 from tests.factories import make_user
 from tests.studies.organizer import worked_study
+from tests.studies.panel import panel_id
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +72,8 @@ def test_both_bonus_rules(rule, amount, threshold, bonuses):
 
 def test_the_page_shows_the_figures_and_warns_under_the_minimum(client):
     study = worked_study(minimum_hourly_rate=D("10.00"))
+    StudyRefusal.objects.create(study=study, panel_id=panel_id(77), panel_session="s77",
+                                reason=StudyRefusal.Reason.OTHER_SESSION)
     client.force_login(make_user("organizer"))
     response = client.get(reverse("organizer_study", args=[study.pk]))
     assert response.status_code == 200
@@ -82,7 +85,11 @@ def test_the_page_shows_the_figures_and_warns_under_the_minimum(client):
     assert 'id="study-hourly">9.00 GBP<' in page
     # Test entries and the left out apart; panel ids on no participant row.
     assert 'id="participants-tests"' in page and 'id="participants-left-out"' in page
-    assert "000000000000000000000001" not in page
+    assert panel_id(1) not in page
+    # The refused entry listed; the places left: 6 items × k 2, no answer through routing, and
+    # p4 at work with no quota of routing's.
+    assert f"<td>{panel_id(77)}</td><td>the id entered before, in another session</td>" in page
+    assert "12 places left" in page
 
 
 def test_no_warning_at_or_above_the_minimum(client):
