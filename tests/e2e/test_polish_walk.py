@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from annotation.models import Annotation, Assignment, Dataset
+from annotation.models import Annotation, Assignment, Dataset, Study
 from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
@@ -203,6 +203,8 @@ def test_every_organizer_and_adjudicator_page_and_problem_list_is_in_polish(brow
         (f"/organize/{wsd.pk}/report/", {"submission": bad}, {"name": "model-zly"}),
         (f"/organize/{wsd.pk}/training/", {"inputs": bad, "gold": bad}, {}),
         ("/organize/accounts/", {"accounts": empty}, {}),
+        # The study's reconciliation: a file that is no panel export.
+        (f"/organize/studies/{Study.objects.get().pk}/", {"export": bad}, {}),
     ]
     for path, files, fields in uploads:
         page.goto(live_server.url + path)
