@@ -139,10 +139,14 @@ def test_pause_reopen_and_close(organizer_client):
     study = make_study((routed_dataset(4, 1), 1))
     Study.objects.filter(pk=study.pk).update(closed_by_itself=True)
     url = reverse("organizer_study_state", args=[study.pk])
+    # The buttons each state offers: the other two.
+    offered = {"open": ["paused", "closed"], "paused": ["open", "closed"], "closed": ["open"]}
     for state in ("paused", "open", "closed", "open"):
         assert organizer_client.post(url, {"state": state}).status_code == 302
         study.refresh_from_db()
         assert study.state == state and not study.closed_by_itself
+        page = organizer_client.get(reverse("organizer_study", args=[study.pk])).content.decode()
+        assert sorted(re.findall(r'name="state" value="(\w+)"', page)) == sorted(offered[state])
     assert organizer_client.get(url).status_code == 405
     assert organizer_client.post(url, {"state": "gone"}).status_code == 400
     study.refresh_from_db()
