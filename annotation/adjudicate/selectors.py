@@ -26,6 +26,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from annotation.answers.counted import counted_answers, counted_people, counted_sql, uncounted_sql
 from annotation.answers.normalised import normalised_answer
 from annotation.core.sql_rows import table
 from annotation.models import (
@@ -61,11 +62,12 @@ def _ready(item: str = "x", dataset: str = "d") -> str:
     annotations, assignments = table(Annotation), table(Assignment)
     # A scalar count rather than NOT EXISTS: PostgreSQL would hash NOT EXISTS over every
     # assignment of the table, where this is looked up per item by index.
-    return f"""(EXISTS (SELECT 1 FROM {annotations} r WHERE r.item_id = {item}.id AND r.status = 'submitted')
+    return f"""(EXISTS (SELECT 1 FROM {annotations} r WHERE r.item_id = {item}.id AND {counted_sql('r')})
         AND ({dataset}.frozen OR CASE WHEN {dataset}.routing THEN (
-            SELECT COUNT(*) FROM {annotations} k WHERE k.item_id = {item}.id AND k.status = 'submitted'
+            SELECT COUNT(*) FROM {annotations} k WHERE k.item_id = {item}.id AND {counted_sql('k')}
         ) >= {dataset}.answers_per_item ELSE (
-            SELECT COUNT(*) FROM {assignments} s WHERE s.item_id = {item}.id AND NOT EXISTS (
+            SELECT COUNT(*) FROM {assignments} s WHERE s.item_id = {item}.id AND s.annotator_id NOT IN ({uncounted_sql()})
+                AND NOT EXISTS (
                 SELECT 1 FROM {annotations} b
                 WHERE b.item_id = {item}.id AND b.annotator_id = s.annotator_id AND b.status = 'submitted')) = 0 END))"""
 
@@ -80,10 +82,11 @@ def _cases_sql(scope: str) -> str:
     WITH answered AS (
         SELECT a.item_id, COUNT(DISTINCT a.normalised_answer) AS distinct_answers, MAX(a.submitted_at) AS last_submitted
         FROM {annotations} a JOIN {items} x ON x.id = a.item_id
-        WHERE {where} AND a.status = 'submitted'
+        WHERE {where} AND {counted_sql('a')}
         GROUP BY a.item_id
     ), flagged AS (
-        SELECT DISTINCT f.item_id FROM {table(Flag)} f JOIN {items} x ON x.id = f.item_id WHERE {where}
+        SELECT DISTINCT f.item_id FROM {table(Flag)} f JOIN {items} x ON x.id = f.item_id
+        WHERE {where} AND f.raised_by_id NOT IN ({uncounted_sql()})
     ), cases AS (
         SELECT x.id AS item_id, x.dataset_id, x.ordinal,
                answered.distinct_answers > 1 AS disagreement,
@@ -108,7 +111,7 @@ def _cases_sql(scope: str) -> str:
 def _disagreement(item: str = "x") -> str:
     """SQL: two submitted answers of the item differ (after the subtask's normaliser)."""
     return f"""((SELECT COUNT(DISTINCT a.normalised_answer) FROM {table(Annotation)} a
-                WHERE a.item_id = {item}.id AND a.status = 'submitted') > 1)"""
+                WHERE a.item_id = {item}.id AND {counted_sql('a')}) > 1)"""
 
 
 def _open_for(item: str = "x") -> str:
@@ -116,7 +119,7 @@ def _open_for(item: str = "x") -> str:
     annotations = table(Annotation)
     return f"""(NOT EXISTS (SELECT 1 FROM {table(Adjudication)} j WHERE j.item_id = {item}.id AND NOT EXISTS (
                 SELECT 1 FROM {annotations} c
-                WHERE c.item_id = {item}.id AND c.status = 'submitted' AND c.submitted_at > j.decided_at))
+                WHERE c.item_id = {item}.id AND {counted_sql('c')} AND c.submitted_at > j.decided_at))
             AND NOT EXISTS (SELECT 1 FROM {table(AdjudicationClaim)} k
                 WHERE k.item_id = {item}.id AND k.expires_at > %(now)s AND k.adjudicator_id <> %(user)s))"""
 
@@ -313,7 +316,7 @@ def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None
         return None
     status, disagreement, _flagged = item_case_status(item.pk)
     annotations = list(
-        Annotation.objects.filter(item=item, status=Annotation.Status.SUBMITTED)
+        counted_answers(Annotation.objects.filter(item=item))
         .select_related("annotator")
         .order_by("created_at", "pk")
     )
@@ -353,7 +356,7 @@ def adjudication_case(dataset: Dataset, item_id: int) -> AdjudicationCase | None
             comment=flag.comment,
             resolution_note=flag.resolution_note,
         )
-        for flag in Flag.objects.filter(item=item).order_by("created_at")
+        for flag in counted_people(Flag.objects.filter(item=item), "raised_by").order_by("created_at")
     ]
     adjudication = Adjudication.objects.filter(item=item).first()
     case = AdjudicationCase(
@@ -458,7 +461,7 @@ def adjudicated_source(dataset: Dataset, excluded: Collection[int] = ()) -> tupl
     , agreed AS (
         SELECT a.item_id, MIN(a.id) AS annotation_id
         FROM {table(Annotation)} a JOIN {table(Item)} x ON x.id = a.item_id
-        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND a.status = 'submitted' {leave_out}
+        WHERE x.dataset_id = %(scope)s AND x.withdrawn_at IS NULL AND {counted_sql('a')} {leave_out}
         GROUP BY a.item_id HAVING COUNT(DISTINCT a.normalised_answer) = 1
     )
     SELECT c.item_id, NULL, c.status FROM cases c

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from annotation.adjudicate.selectors import OPEN, STALE, item_case_status, open_disagreements
+from annotation.answers.counted import counted_answers
 from annotation.answers.refusals import answer_refusals
 from annotation.core.errors import ClaimedByOther, NotAdjudicatorHere, Refused, StaleDecision
 from annotation.core.roles import ADJUDICATOR, has_role
@@ -88,7 +89,7 @@ def settle_by_majority(item_id: int) -> Adjudication | None:
         adjudication = Adjudication.objects.filter(item=item).first()
         if adjudication is not None and adjudication.adjudicator_id is not None and status != STALE:
             return None
-        submitted = list(Annotation.objects.filter(item=item, status=Annotation.Status.SUBMITTED).order_by("pk"))
+        submitted = list(counted_answers(Annotation.objects.filter(item=item)).order_by("pk"))
         majority, _reason = majority_answer(dataset.subtask, [a.answer for a in submitted], item.payload)
         if majority is None:
             return None
@@ -173,7 +174,7 @@ def save_decision(
         claim = AdjudicationClaim.objects.filter(item=item).first()
         if claim is not None and claim.adjudicator_id != adjudicator.pk and claim.expires_at > timezone.now():
             raise ClaimedByOther
-        submitted = list(Annotation.objects.filter(item=item, status=Annotation.Status.SUBMITTED).order_by("pk"))
+        submitted = list(counted_answers(Annotation.objects.filter(item=item)).order_by("pk"))
         final, source_annotation = _final_answer(dataset, item, submitted, source, annotation_id, answer)
         adjudication = Adjudication.objects.filter(item=item).first()
         if adjudication is not None and adjudication.version != based_on_version:

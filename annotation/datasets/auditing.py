@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from annotation.adjudicate.services import may_adjudicate
+from annotation.answers.counted import counted_answers, counted_people
 from annotation.answers.normalised import normalised_answer
 from annotation.core.errors import Refused
 from annotation.core.problems import problem
@@ -113,10 +114,10 @@ def may_audit(user: User, dataset: Dataset) -> bool:
 def answers_by_annotator(dataset: Dataset, item_pks: list[int] | None = None) -> dict[int, dict[int, str]]:
     """Item pk -> annotator pk -> their submitted normalised answer, for the dataset's items (or
     ``item_pks``): annotators' answers (a dataset, a control pool), or each annotator's latest
-    training answer (a training pool)."""
+    training answer (a training pool); only of the annotators who count (annotation.answers.counted)."""
     answers: dict[int, dict[int, str]] = {}
     if dataset.pool_kind == Dataset.PoolKind.TRAINING:
-        training = TrainingAnswer.objects.filter(item__dataset=dataset)
+        training = counted_people(TrainingAnswer.objects.filter(item__dataset=dataset), "round__annotator")
         if item_pks is not None:
             training = training.filter(item_id__in=item_pks)
         rows = (training.order_by("round__attempt", "created_at")
@@ -124,7 +125,7 @@ def answers_by_annotator(dataset: Dataset, item_pks: list[int] | None = None) ->
         for item_id, annotator_id, answer in rows.iterator(chunk_size=5000):
             answers.setdefault(item_id, {})[annotator_id] = normalised_answer(dataset.subtask, answer)
         return answers
-    submitted = Annotation.objects.filter(item__dataset=dataset, status=Annotation.Status.SUBMITTED)
+    submitted = counted_answers(Annotation.objects.filter(item__dataset=dataset))
     if item_pks is not None:
         submitted = submitted.filter(item_id__in=item_pks)
     rows = submitted.values_list("item_id", "annotator_id", "normalised_answer")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
+from annotation.answers.counted import counted_answers
 from annotation.datasets.progress import withdrawn_items
 from annotation.models import Annotation, Dataset, GoldAnswer, Item
 from scoring.agreement import agreement_figures, answer_lines_table
@@ -68,10 +69,10 @@ def submission_filename(dataset: Dataset, username: str) -> str:
 
 
 def dataset_answers(dataset: Dataset, usernames: Collection[str] | None = None) -> DatasetAnswers:
-    """Two queries: the items that count, and their submitted answers (of ``usernames`` only,
-    when given)."""
+    """Two queries: the items that count, and their submitted answers that count
+    (annotation.answers.counted; of ``usernames`` only, when given)."""
     items = list(counted_items(dataset).only("pk", "external_id", "payload", "ordinal"))
-    rows = Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+    rows = counted_answers(Annotation.objects.filter(item__in=counted_items(dataset)))
     if usernames is not None:
         rows = rows.filter(annotator__username__in=usernames)
     rows = rows.order_by("annotator__username", "item__ordinal").values_list(

@@ -49,6 +49,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, OuterRef
 
 from annotation.adjudicate.selectors import adjudicated_source
+from annotation.answers.counted import counted_answers, counted_people
 from annotation.core.errors import NotExportable, NothingToExport, Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.datasets.progress import withdrawn_items
@@ -166,7 +167,7 @@ class DatasetReads:
     def unanswered(self) -> dict[str, list[str]]:
         """username -> external ids of their assigned counted items without a submitted answer,
         in input order (control items are the control pool's, never the dataset's)."""
-        assigned = Assignment.objects.filter(dataset=self.dataset, item__in=counted_items(self.dataset))
+        assigned = counted_people(Assignment.objects.filter(dataset=self.dataset, item__in=counted_items(self.dataset)))
         if self.usernames is not None:
             assigned = assigned.filter(annotator__username__in=self.usernames)
         found: dict[str, list[str]] = {}
@@ -444,7 +445,7 @@ def all_answer_records(dataset: Dataset) -> Iterator[dict]:
     # A routed dataset's pilot item (annotation.datasets.routing), read with the answer.
     pilot = Exists(RoutedItem.objects.filter(item=OuterRef("item"), pilot_rank__isnull=False))
     rows = (
-        Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+        counted_answers(Annotation.objects.filter(item__in=counted_items(dataset)))
         .annotate(pilot=pilot)
         .order_by("item__ordinal", "annotator__username")
         .values_list("pk", "item_id", "annotator_id", "item__external_id", "annotator__username", "answer",

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef
 
+from annotation.answers.counted import counted_answers, counted_people
 from annotation.core.errors import Refused
 from annotation.core.snapshot import one_snapshot
 from annotation.models import Annotation, Assignment, Dataset
@@ -29,14 +30,14 @@ def export_summaries(dataset: Dataset) -> list[SourceSummary]:
     """Every source: each annotator (by username), then majority, majority filled from
     adjudicated, Dawid–Skene (for a subtask without it, the row says why), adjudicated, then all."""
     submitted = dict(
-        Annotation.objects.filter(item__in=counted_items(dataset), status=Annotation.Status.SUBMITTED)
+        counted_answers(Annotation.objects.filter(item__in=counted_items(dataset)))
         .order_by().values("annotator__username").annotate(n=Count("pk")).values_list("annotator__username", "n")
     )
     answered = Annotation.objects.filter(item=OuterRef("item"), annotator=OuterRef("annotator"),
                                          status=Annotation.Status.SUBMITTED)
     unanswered = dict(
         # Control items (the control pool's) are no item of the dataset: never counted as left out.
-        Assignment.objects.filter(dataset=dataset, item__dataset=dataset).order_by().values("annotator__username")
+        counted_people(Assignment.objects.filter(dataset=dataset, item__dataset=dataset)).order_by().values("annotator__username")
         .annotate(n=Count("pk", filter=~Exists(answered))).values_list("annotator__username", "n")
     )
     summaries = [

@@ -7,7 +7,8 @@ paper.tex's blocks sit between ``% BEGIN name`` and ``% END name`` lines, so an 
 lift one: data, annotators, agreement, results, time, limitations, checklist. Every number the
 text and the tables show is one of summary.json (rounded for people: percent with one
 decimal, p-values as "p < 0.001" or two significant digits); the kit is in English, the
-paper's language.
+paper's language. A campaign with a panel study (its own, or one of its datasets') states the
+study's figures in the annotators block and the checklist, as the study's records give them.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from django.utils import translation
 
+from annotation.answers.counted import counted_people
 from annotation.models import Adjudication, Flag
 from annotation.results.formats import tex_escape
 from annotation.results.plots import render, scores_drawing
@@ -50,6 +53,10 @@ def seconds_text(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1f}"
 
 
+def minutes_text(seconds: float | None) -> str:
+    return "n/a" if seconds is None else f"{seconds / 60:.1f}"
+
+
 def checklist_items() -> dict:
     """The checklist (its items and their source), kept as a data file of the repository."""
     return json.loads((DATA / "human_baseline_checklist.json").read_text(encoding="utf-8"))
@@ -67,6 +74,43 @@ def _people(kit: Campaigned) -> int:
     return len({row[0] for rows in kit.times.values() for row in rows})
 
 
+def _studies(kit: Campaigned) -> list[dict]:
+    """The campaign's panel studies as summary.json states them (annotation.results.release.study_facts)."""
+    return kit.summary["studies"]
+
+
+def _study_pay(study: dict) -> str:
+    """A panel study's pay and its effective hourly pay, as the study's records give them."""
+    currency = study["pay_currency"]
+    basis = "per hour" if study["pay_basis"] == "hour" else "per participant"
+    hourly = study["effective_hourly_pay"]
+    return (f"paid {study['pay_amount']} {currency} {basis}, an effective hourly pay of "
+            + ("n/a" if hourly is None else f"{hourly} {currency}")
+            + " (the pay divided by the median time from entry to completion, as panels compute it)")
+
+
+def how_many(number: int, singular: str, plural: str) -> str:
+    """``number`` and the word for that many: "1 entry", "2 entries"."""
+    return f"{number} {singular if number == 1 else plural}"
+
+
+def _study_sentence(study: dict) -> str:
+    """What the paper says of a panel study: its counted participants and their figures."""
+    return (f"Participants came from a panel (study {study['study']}): {study['entered']} took part, "
+            f"{study['completed']} completed, {how_many(study['screened_out'], 'was', 'were')} screened out by the "
+            f"training round, {study['past_deadline']} ran out of time; completion rate "
+            f"{percent(study['completion_rate'])}%, median time from entry to completion "
+            f"{minutes_text(study['median_seconds'])} minutes; they were {_study_pay(study)}. Not counted: "
+            f"{how_many(study['no_consent'], 'entry', 'entries')} without consent, "
+            f"{how_many(study['test_entries'], 'preview or test entry', 'preview or test entries')}, "
+            f"{how_many(study['left_out'], 'participant', 'participants')} the panel's export did not list.")
+
+
+def _with_studies(kit: Campaigned, text: str, study_text: Callable[[dict], str]) -> str:
+    """``text`` followed by ``study_text(study)`` for each panel study of the campaign."""
+    return "; ".join([text, *(f"panel study {study['study']}: {study_text(study)}" for study in _studies(kit))])
+
+
 # What the project answers each checklist item from (the data file's "answer" names one):
 # a sentence, or None when the data cannot say it (then: for the authors to state).
 def _answer_dataset_size(kit: Campaigned) -> str:
@@ -79,8 +123,9 @@ def _answer_ai_test_set(kit: Campaigned) -> str:
 
 
 def _answer_n_baseliners(kit: Campaigned) -> str:
-    return f"{_people(kit)} annotators (pseudonyms A1..A{_people(kit)}); per subtask: " + "; ".join(
-        f"{part['subtask']} {part['n_annotators']}" for part in _parts(kit.summary))
+    return _with_studies(kit, f"{_people(kit)} annotators (pseudonyms {kit.named()}); per subtask: " + "; ".join(
+        f"{part['subtask']} {part['n_annotators']}" for part in _parts(kit.summary)),
+        lambda study: f"{study['entered']} participants took part, {study['completed']} completed")
 
 
 def _answer_baseline_test_set(kit: Campaigned) -> str:
@@ -121,9 +166,10 @@ def _answer_qualification(kit: Campaigned) -> str:
 
 
 def _answer_qualification_exclusions(kit: Campaigned) -> str:
-    return "; ".join(f"{part['subtask']}: {part['qualification']['n_trained'] - part['qualification']['n_qualified']} "
-                     f"of {part['qualification']['n_trained']} trained annotators not qualified"
-                     for part in _parts(kit.summary))
+    return _with_studies(kit, "; ".join(
+        f"{part['subtask']}: {part['qualification']['n_trained'] - part['qualification']['n_qualified']} "
+        f"of {part['qualification']['n_trained']} trained annotators not qualified" for part in _parts(kit.summary)),
+        lambda study: f"{study['screened_out']} of {study['entered']} participants screened out by the training round")
 
 
 def _answer_training(kit: Campaigned) -> str:
@@ -131,6 +177,9 @@ def _answer_training(kit: Campaigned) -> str:
 
 
 def _answer_pay(kit: Campaigned) -> str | None:
+    if _studies(kit):
+        return "; ".join(f"panel study {study['study']}: participants were {_study_pay(study)}"
+                         for study in _studies(kit)) + "."
     pay = kit.summary["pay"]
     if pay["amount"] is None:
         return None
@@ -186,12 +235,17 @@ def _answer_instructions(kit: Campaigned) -> str:
 
 
 def _answer_time(kit: Campaigned) -> str:
-    return _time_sentence(kit.summary)
+    return _with_studies(kit, _time_sentence(kit.summary).removesuffix("."),
+                         lambda study: f"median {minutes_text(study['median_seconds'])} minutes from entry to "
+                                       "completion") + "."
 
 
 def _answer_completion(kit: Campaigned) -> str:
-    return "; ".join(f"{part['subtask']}: {part['completion']['n_complete_items']} of {part['completion']['n_served']} "
-                     f"items complete ({percent(part['completion']['completion_rate'])}%)" for part in _parts(kit.summary))
+    return _with_studies(kit, "; ".join(
+        f"{part['subtask']}: {part['completion']['n_complete_items']} of {part['completion']['n_served']} "
+        f"items complete ({percent(part['completion']['completion_rate'])}%)" for part in _parts(kit.summary)),
+        lambda study: f"{study['completed']} of {study['entered']} participants completed "
+                      f"({percent(study['completion_rate'])}%)")
 
 
 def _answer_data(kit: Campaigned) -> str:
@@ -313,9 +367,11 @@ def _annotators_block(kit: Campaigned) -> list[str]:
     summary = kit.summary
     recruitment = kit.protocol["recruitment"].strip()
     text = [r"\subsection{Annotators and procedure}\label{sec:hb-annotators}",
-            f"{_people(kit)} annotators took part, named A1--A{_people(kit)} here and in the released data. "
+            f"{_people(kit)} annotators took part, named {tex_escape(kit.named('--'))} here and in the released data. "
             + (f"Recruitment: {tex_escape(recruitment)} " if recruitment else f"Recruitment: [{FOR_THE_AUTHORS}]. ")
-            + (tex_escape(_pay_sentence(summary["pay"])) + " " if summary["pay"]["amount"] is not None else "")
+            + "".join(tex_escape(_study_sentence(study)) + " " for study in _studies(kit))
+            + (tex_escape(_pay_sentence(summary["pay"])) + " "
+               if summary["pay"]["amount"] is not None and not _studies(kit) else "")
             + tex_escape(_qualification_sentence(summary)) + " " + tex_escape(_control_sentence(summary)) + " "
             + "Answers per subtask: " + tex_escape(_answer_samples_per_item(kit)) + ". "
             + "Annotators answered in a web interface beside the guidelines of each subtask (in Polish), "
@@ -494,7 +550,8 @@ def free_text(kit: Campaigned) -> str:
     notes = (Adjudication.objects.filter(item__dataset__in=datasets).exclude(note="")
              .order_by("item__dataset__name", "item__ordinal")
              .values_list("item__dataset__name", "item__external_id", "adjudicator__username", "note"))
-    comments = (Flag.objects.filter(item__dataset__in=datasets).order_by("item__dataset__name", "item__ordinal", "pk")
+    comments = (counted_people(Flag.objects.filter(item__dataset__in=datasets), "raised_by")
+                .order_by("item__dataset__name", "item__ordinal", "pk")
                 .values_list("item__dataset__name", "item__external_id", "raised_by__username", "comment"))
     for kind, rows in (("adjudication note", notes), ("flag comment", comments)):
         for dataset, item, author, text in rows:

@@ -6,10 +6,12 @@ command, never on GET.
 The bundle holds, per subtask, the inputs, each source's submission file as its download holds
 it and the complete items they are scored on (``--items``), the models' submissions, every
 submitted answer under its pseudonym with its active time, the adjudications (without their
-notes), the sample's ids and seed, the training and control record, and the gold only when
-asked for; the guidelines as annotators saw them, the campaign's protocol, summary.json, a
-datasheet README, a copy of the scorer it was made with, reproduce.sh and reproduce.py (which
-recompute every number of summary.json from the bundle alone) and SHA256SUMS of every file.
+notes), the sample's ids and seed, the training and control record, the panel studies'
+figures as given (studies.json), and the gold only when asked for; the guidelines as
+annotators saw them, the campaign's protocol, summary.json, a datasheet README, a copy of the
+scorer it was made with, reproduce.sh and reproduce.py (which recompute every number of
+summary.json from the bundle alone, the studies' figures stated as given) and SHA256SUMS of
+every file.
 """
 
 from __future__ import annotations
@@ -19,22 +21,25 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from annotation.accounts.pseudonyms import campaign_pseudonyms
 from annotation.annotate.item_page import DEFAULT_GUIDELINE
-from annotation.models import Adjudication, Campaign, CampaignProtocol, Dataset, StoredReportPart
+from annotation.models import Adjudication, Campaign, CampaignProtocol, Dataset, StoredReportPart, Study
 from annotation.results import selectors
 from annotation.results.agreement import counted_items
 from annotation.results.exporting import DatasetReads
 from annotation.results.pseudonyms import pseudonymised, report_people
 from annotation.results.report import Exported, campaign_report, gold_file, human_sources, items_filename, model_sources
 from annotation.results.summary import campaign_summary, spans_hours
+from annotation.studies.selectors import participant_rows, study_figures
 from annotation.subtasks import part
 from scoring.jsonl import jsonl_bytes
 
@@ -75,12 +80,31 @@ def current_table(campaign: Campaign, seed: int) -> dict:
     return stored_table(campaign, seed) or campaign_report(campaign, seed=seed)
 
 
-def protocol_facts(campaign: Campaign) -> dict:
-    """What the organizer entered in the campaign's protocol, as plain JSON values."""
+def campaign_studies(campaign: Campaign) -> list[Study]:
+    """The panel studies of the campaign (its own, or one of its datasets'), by name."""
+    return list(Study.objects.filter(Q(campaign=campaign) | Q(steps__dataset__campaigns=campaign)).distinct()
+                .order_by("name"))
+
+
+def protocol_facts(campaign: Campaign, studies: Iterable[Study] = ()) -> dict:
+    """What the organizer entered in the campaign's protocol, as plain JSON values; where it
+    says no pay, the pay of its panel studies when they all pay alike."""
     protocol = CampaignProtocol.objects.filter(campaign=campaign).first() or CampaignProtocol(campaign=campaign)
+    pay = (protocol.pay_amount, protocol.pay_currency, protocol.pay_basis)
+    offered = {(study.pay_amount, study.pay_currency, study.pay_basis) for study in studies}
+    if protocol.pay_amount is None and len(offered) == 1:
+        pay = offered.pop()
+    amount, currency, basis = pay
     return {"recruitment": protocol.recruitment, "consent": protocol.consent, "demographics": protocol.demographics,
-            "pay_amount": None if protocol.pay_amount is None else float(protocol.pay_amount),
-            "pay_currency": protocol.pay_currency, "pay_basis": protocol.pay_basis}
+            "pay_amount": None if amount is None else float(amount), "pay_currency": currency, "pay_basis": basis}
+
+
+def study_facts(study: Study) -> dict:
+    """What the paper states of a panel study: its figures (annotation.studies.selectors, its
+    counted participants only) and its pay, as the organizer's data give them; no panel id."""
+    figures = study_figures(study, participant_rows(study))
+    return {"study": study.name, **figures.as_json(), "pay_amount": str(study.pay_amount),
+            "pay_currency": study.pay_currency, "pay_basis": study.pay_basis}
 
 
 @dataclass
@@ -98,6 +122,15 @@ class Campaigned:
     def name(self, username: str | None) -> str | None:
         return None if username is None else self.names.get(username, username)
 
+    def named(self, dash: str = "..") -> str:
+        """The names of the people with an answer that counts: "A1..A5" when they run from A1
+        without a gap, else each (a panel study names its participants on entry, those who do
+        not count too)."""
+        names = sorted({self.name(row[0]) for rows in self.times.values() for row in rows}, key=lambda n: (len(n), n))
+        if names and names == [f"A{number}" for number in range(1, len(names) + 1)]:
+            return f"A1{dash}A{len(names)}"
+        return ", ".join(names)
+
 
 def campaigned(campaign: Campaign, table: dict, *, anonymise: bool = True) -> Campaigned:
     """The table with its people under their pseudonyms (given now to whoever has none yet),
@@ -109,9 +142,11 @@ def campaigned(campaign: Campaign, table: dict, *, anonymise: bool = True) -> Ca
     people = report_people(table) | {row[0] for rows in times.values() for row in rows} | adjudicators
     names = campaign_pseudonyms(campaign, people) if anonymise else {name: name for name in people}
     shown = pseudonymised(table, names) if anonymise else table
-    protocol = protocol_facts(campaign)
+    studies = campaign_studies(campaign)
+    protocol = protocol_facts(campaign, studies)
     spans = spans_hours([(names[row[0]], row[3], row[4]) for rows in times.values() for row in rows])
-    return Campaigned(campaign, shown, names, datasets, times, protocol, campaign_summary(shown, protocol, spans))
+    summary = campaign_summary(shown, protocol, spans, [study_facts(study) for study in studies])
+    return Campaigned(campaign, shown, names, datasets, times, protocol, summary)
 
 
 def guideline_html(subtask: str) -> str:
@@ -206,6 +241,7 @@ def release_files(kit: Campaigned, *, with_gold: bool = False) -> dict[str, byte
     files["manifest.json"] = _json(manifest)
     files["summary.json"] = _json(kit.summary)
     files["protocol.json"] = _json(kit.protocol)
+    files["studies.json"] = _json(kit.summary["studies"])
     files.update(scorer_files())
     files["reproduce.py"] = (DATA / "reproduce.py").read_bytes()
     files["reproduce.sh"] = (DATA / "reproduce.sh").read_bytes()
@@ -244,11 +280,13 @@ def datasheet(kit: Campaigned, manifest: dict, with_gold: bool) -> str:
         + (", the gold" if with_gold else "; the gold is not included (made without `--with-gold`)") + ".",
         "- `guidelines/<subtask>.html`: the guidelines exactly as annotators saw them (in Polish).",
         "- `protocol.json`: recruitment, pay, consent and demographics as the organizer entered them.",
+        "- `studies.json`: the panel studies' figures (participants, screened out, completion rate, median time, "
+        "effective hourly pay), as the study's records give them: stated, not recomputed.",
         "- `scoring/`: the scorer; `reproduce.sh`, `reproduce.py`; `SHA256SUMS`.",
         "",
         "## How the data were collected",
         "",
-        f"Annotators are named by pseudonyms A1..A{max(len(kit.names), 1)}, one per person for the whole campaign. "
+        f"Annotators are named by pseudonyms ({kit.named()}), one per person for the whole campaign. "
         f"Scores are 95% percentile-bootstrap intervals ({summary['resamples']} resamples, seed {summary['seed']}); "
         f"the human source `{summary['human_source']}` is set beside each model on its complete items with a paired "
         f"randomization test ({summary['test_rounds']} rounds) and Holm's adjustment over each model's subtasks.",

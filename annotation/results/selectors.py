@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from annotation.answers.counted import counted_answers, uncounted_sql
 from annotation.core.sql_rows import loaded_value, table
 from annotation.models import (
     Adjudication,
@@ -27,6 +28,8 @@ from annotation.models import (
     ModelSubmission,
     StoredReport,
     StoredReportPart,
+    Study,
+    StudyParticipant,
     TrainingAnswer,
     TrainingRound,
 )
@@ -68,19 +71,28 @@ _VERSION_PARTS = (
     ("training_answers", ("n", "last_id"),
      "SELECT COUNT(*), MAX(b.id) FROM {TrainingAnswer} b JOIN {TrainingRound} t ON t.id = b.round_id"
      " WHERE t.dataset_id = {own}"),
+    # Who counts (annotation.answers.counted): how many of the study participants with answers
+    # here do not count, the latest time one was found missing from the panel's export and the
+    # latest reconciliation, so that a reconciliation that changes who counts changes the
+    # version. Read from the participants (few), each one's answers found by the annotator's index.
+    ("participants", ("uncounted", "last_unreconciled", "last_reconciled"),
+     "SELECT COUNT(CASE WHEN p.user_id IN ({uncounted}) THEN 1 END), MAX(p.unreconciled_at), MAX(s.reconciled_at)"
+     " FROM {StudyParticipant} p JOIN {Study} s ON s.id = p.study_id WHERE EXISTS (SELECT 1 FROM {Annotation} a"
+     " JOIN {Item} x ON x.id = a.item_id WHERE a.annotator_id = p.user_id AND x.dataset_id IN {all})"),
 )
 
 
 def _version_row(dataset_id: int, in_ids: list[int]) -> dict:
     """Every part of _VERSION_PARTS in one statement: a cross join of one-row aggregates."""
     models = {model.__name__: table(model) for model in (
-        Item, Annotation, Adjudication, AdjudicationRevision, GoldAnswer, ModelSubmission, TrainingRound, TrainingAnswer)}
+        Item, Annotation, Adjudication, AdjudicationRevision, GoldAnswer, ModelSubmission, TrainingRound, TrainingAnswer,
+        StudyParticipant, Study)}
     every = "(" + ", ".join(["%s"] * len(in_ids)) + ")"
     selects, params = [], []
     for number, (_part, _names, sql) in enumerate(_VERSION_PARTS):
         # The placeholders of one part in their order: the dataset's ids, or its own id.
         params += in_ids if "{all}" in sql else [dataset_id]
-        selects.append(f"({sql.format(**models, all=every, own='%s')}) AS p{number}")
+        selects.append(f"({sql.format(**models, all=every, own='%s', uncounted=uncounted_sql())}) AS p{number}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM " + " CROSS JOIN ".join(selects), params)
         row = list(cursor.fetchone())
@@ -104,7 +116,7 @@ def dataset_version(dataset: Dataset) -> dict:
     """What a report of ``dataset`` depends on, in two queries whatever its size: its settings
     and its pools', and the counts, latest times and ids of its (and its pools') answers,
     revisions, adjudications, withdrawn items, gold, model submissions, training rounds and
-    answers (_VERSION_PARTS)."""
+    answers, and who counts among its study participants (_VERSION_PARTS)."""
     ids = Q(pk=dataset.pk) | Q(pool_of=dataset.pk)
     datasets = sorted((_plain(row) for row in Dataset.objects.filter(ids).values("pk", *SETTINGS)),
                       key=lambda row: row["pk"])
@@ -181,7 +193,7 @@ def changes_since(seen: dict, now: dict, dataset_ids: list[int]) -> list[str]:
     changes = []
     last = [parse_datetime(version["answers"]["last_submitted"]) for version in before
             if version["answers"]["last_submitted"]]
-    answers = Annotation.objects.filter(item__dataset__in=dataset_ids, status=Annotation.Status.SUBMITTED)
+    answers = counted_answers(Annotation.objects.filter(item__dataset__in=dataset_ids))
     if last:
         answers = answers.filter(submitted_at__gt=max(last))
     new = answers.count() if seen != now else 0
@@ -190,7 +202,8 @@ def changes_since(seen: dict, now: dict, dataset_ids: list[int]) -> list[str]:
     elif [v["answers"] for v in before] != [v["answers"] for v in after]:
         changes.append(_changed("answers"))
     for part, words in (("decisions", "decisions"), ("items", "withdrawals"), ("gold", "gold"), ("models", "models"),
-                        ("training", "training"), ("training_answers", "training"), ("settings", "settings")):
+                        ("training", "training"), ("training_answers", "training"), ("settings", "settings"),
+                        ("participants", "participants")):
         if [v.get(part) for v in before] != [v.get(part) for v in after]:
             text = _changed(words)
             if text not in changes:
@@ -209,6 +222,7 @@ def _changed(what: str) -> str:
         "models": _("model submissions changed"),
         "training": _("training rounds changed"),
         "settings": _("settings changed"),
+        "participants": _("the study participants who count changed"),
         "datasets": _("the campaign's datasets changed"),
     }[what]
 
@@ -225,11 +239,11 @@ def freshness(stored: StoredReport | None, latest: StoredReport | None, now: dic
 
 
 def answer_times(dataset: Dataset) -> list[tuple[str, str, int, datetime, datetime]]:
-    """Every submitted answer of the items that count (annotation.results.agreement.counted_items),
-    as the report's time reads them: (username, item id, active ms, started, submitted), by
-    username then input order. One query."""
+    """Every submitted answer that counts (annotation.answers.counted) of the items that count
+    (annotation.results.agreement.counted_items), as the report's time reads them: (username,
+    item id, active ms, started, submitted), by username then input order. One query."""
     return list(
-        Annotation.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True, status=Annotation.Status.SUBMITTED)
+        counted_answers(Annotation.objects.filter(item__dataset=dataset, item__withdrawn_at__isnull=True))
         .order_by("annotator__username", "item__ordinal")
         .values_list("annotator__username", "item__external_id", "active_ms", "created_at", "submitted_at")
     )

@@ -14,7 +14,10 @@ with each model's paired difference); ``agreement`` (`agreement --json`, without
 ``time`` (active seconds per answer, numpy's linear percentiles, person-hours);
 ``completion``; ``qualification``. A dataset with synthetic gold has no score. ``pay``: the
 protocol's pay and the pay per hour (pay ÷ the median hours from a person's first answer
-started to their last submitted, over the campaign).
+started to their last submitted, over the campaign). ``studies``: each panel study's figures
+(participants entered, completed, screened out, completion rate, median seconds from entry to
+completion, effective hourly pay: annotation.studies.selectors.study_figures) and pay, as the
+study's records give them (reproduce.py states them from studies.json, it cannot recompute them).
 """
 
 from __future__ import annotations
@@ -103,8 +106,9 @@ def pay_summary(protocol: dict, spans_hours: list[float]) -> dict:
             "median_hours_start_to_finish": median, "n_people": len(spans_hours), "per_hour": per_hour}
 
 
-def campaign_summary(table: dict, protocol: dict, spans_hours: list[float]) -> dict:
-    """summary.json of the campaign table ``table`` (under pseudonyms)."""
+def campaign_summary(table: dict, protocol: dict, spans_hours: list[float], studies: list[dict] = ()) -> dict:
+    """summary.json of the campaign table ``table`` (under pseudonyms); ``studies``: the panel
+    studies' figures (annotation.results.release.study_facts)."""
     rows = {row["subtask"]: row for row in table["rows"]}
     return {
         "campaign": table["campaign"], "seed": table["seed"], "resamples": table["resamples"],
@@ -112,6 +116,7 @@ def campaign_summary(table: dict, protocol: dict, spans_hours: list[float]) -> d
         "subtasks": {report["subtask"]: subtask_summary(report, rows.get(report["subtask"]), table["human_source"])
                      for report in table["datasets"]},
         "pay": pay_summary(protocol, spans_hours),
+        "studies": list(studies),
     }
 
 

@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.db.models.expressions import RawSQL
 
 from annotation.annotate import qualification
+from annotation.answers.counted import counted_people
 from annotation.core import sql_rows
 from annotation.datasets.auditing import audit_overrides
 from annotation.models import Annotation, Dataset, Explanation, GoldAnswer, Item, TrainingAnswer, TrainingRound
@@ -211,13 +212,19 @@ def training_procedure(dataset: Dataset) -> dict:
     (None without control answers) and ``below_control_threshold``; ``control_rate`` (one in
     N, 0: none), ``control_items`` (number) and ``below_control_threshold`` (usernames, for
     the report's option to leave them out of majority and adjudicated sources);
-    ``control_gold``: which gold control accuracy is scored on (the audited one).
+    ``control_gold``: which gold control accuracy is scored on (the audited one). Only the
+    annotators who count (annotation.answers.counted), as in the report's other parts.
     """
-    series = {line.annotator: line for line in control_accuracy(dataset)}
+    table = qualification_table(dataset)
+    counted = set(counted_people(User.objects.filter(pk__in=[row.annotator.pk for row in table]), "pk")
+                  .values_list("username", flat=True))
+    series = {line.annotator: line for line in control_accuracy(dataset) if line.annotator in counted}
     below = set(below_control_threshold(dataset, list(series.values())))
     control_pool = pool(dataset, Dataset.PoolKind.CONTROL)
     annotators = []
-    for row in qualification_table(dataset):
+    for row in table:
+        if row.annotator.get_username() not in counted:
+            continue
         name = row.annotator.get_username()
         line = series.get(name)
         annotators.append({

@@ -34,11 +34,13 @@ from tests.e2e.test_narrow_screens import RECORDS
 from tests.factories import DEFAULT_PASSWORD, assign_in_order, gold_against_answers, make_dataset, make_user
 from tests.security.test_permission_matrix import every_url
 from tests.studies.organizer import worked_study
-from tests.studies.panel import entry_url, panel_id
+from tests.studies.panel import entry_url, make_study, panel_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDE = 1280
+# The study the organizer's study pages show (tests/studies/organizer.py: every status of participant).
+WORKED_STUDY = "worked-study"
 REFLOW = 320  # CSS px: WCAG 1.4.10 (1280 px at 400% zoom)
 ZOOMED = 640  # CSS px: 1280 px at 200% zoom (WCAG 1.4.4)
 
@@ -63,6 +65,7 @@ PAGES = [
     *(State("annotate_item", "annotator", subtask) for subtask in RECORDS),
     State("queue_done", "annotator"),
     State("annotate_continue", "annotator", "routing, nothing available now"),
+    State("study_entry", "anonymous", "a panel study's consent"),
     State("my_answers", "annotator"),
     State("training_item", "annotator", "wsd"),
     State("adjudicate_home", "adjudicator"),
@@ -96,7 +99,6 @@ PAGES = [
     State("organizer_study", "organizer", "participants of every status, a test entry, one left out"),
     State("organizer_study_settings", "organizer"),
     State("organizer_study_delete_ids", "organizer", narrow=False),
-    State("study_entry", "anonymous", "the consent"),
 ]
 # URL names that are no page of their own: the API and the admin (by prefix), redirects,
 # downloads, posts; and the vendored Swagger UI, left out of the zero rule (README).
@@ -104,11 +106,13 @@ NOT_PAGES = {
     "healthz", "logout", "set_language", "annotation.annotate.views.favicon",
     "annotate_continue", "adjudicate_continue",  # redirects to an item
     "training_round",  # a redirect to the next training item until the round's outcome
+    # A participant's redirect to their step; its end page (the code) is walked in
+    # tests/e2e/test_study_path.py, participants having no password to log in here with.
+    "study_continue",
     "organizer_control_plot",  # an SVG image, shown inside the training page
     "organizer_report_compute", "organizer_campaign_compute", "key_settings",  # POST only
     "organizer_campaign_paper", "organizer_campaign_release",  # POST only: zip downloads
     "organizer_study_state", "organizer_study_reconcile",  # POST only
-    "study_continue",  # a redirect to the participant's next item (at the end, their code's page)
     "api_docs",
 }
 
@@ -178,15 +182,16 @@ def campaign() -> Campaign:
     model = upload_model_submission(dataset=own["wsd"], name="model-x", submission=SourceFile("m.jsonl", lines.encode()))
     paths["organizer_model_removal"] = reverse("organizer_model_removal", args=[own["wsd"].pk, model.pk])
     routed = set_routing(make_dataset("commas", [RECORDS["commas"]]), routing=True, answers_per_item=1, quota=3)
-    study = worked_study()
+    worked = worked_study(name=WORKED_STUDY)
     for name in ("organizer_study", "organizer_study_settings", "organizer_study_delete_ids"):
-        paths[name] = reverse(name, args=[study.pk])
+        paths[name] = reverse(name, args=[worked.pk])
     paths["organizer_studies"] = reverse("organizer_studies")
     paths["organizer_study_new"] = reverse("organizer_study_new")
-    paths["study_entry"] = entry_url(study, panel_id(99))
     holder = make_user("annotator", username="holder")
     assign(routed, [holder, annotator], 1)
     routing.next_item(holder, routed.pk)  # the one item reserved by another: nothing for the reader now
+    study = make_study((routed, 1))
+    paths["study_entry"] = entry_url(study, panel_id(1))
     # The report pages find their computation finished, as in production where the worker made
     # it: computed inline by the first GET (the tests' immediate task backend), the campaign's
     # and the dataset's took longer than the 30 s a page load may take on a loaded machine.

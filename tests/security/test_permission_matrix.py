@@ -31,6 +31,8 @@ APPLICATION = {
     "home":                  "302/302 200/405 200/405 200/405 200/405",
     "annotate_continue":     "302/302 302/405 404/404 403/403 403/403",  # POST: a routed dataset's next item
     "queue_done":            "302/302 200/405 404/405 403/403 403/403",
+    "study_entry":           "404/404 404/404 404/404 404/404 404/404",
+    "study_continue":        "302/302 404/405 404/405 404/405 404/405",
     "annotate_item":         "302/302 200/400 404/404 403/403 403/403",
     "my_answers":            "302/302 200/405 200/405 403/403 403/403",
     # POST only; without single_keys=on|off a 400.
@@ -80,9 +82,6 @@ APPLICATION = {
     "organizer_campaign_protocol": "302/302 403/403 403/403 403/403 404/404",  # no campaign of that id
     "organizer_campaign_paper":    "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
     "organizer_campaign_release":  "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
-    # The participant's pages (no study has the token "set-password"; nobody is a participant).
-    "study_entry":           "404/404 404/404 404/404 404/404 404/404",
-    "study_continue":        "302/302 404/405 404/405 404/405 404/405",
     "organizer_studies":     "302/302 403/403 403/403 403/403 200/405",
     "organizer_study_new":   "302/302 403/403 403/403 403/403 200/422",  # POST without the settings
     "organizer_study":       "302/302 403/403 403/403 403/403 404/405",  # no study of that id

@@ -1,18 +1,24 @@
-"""A panel study over routed commas datasets, and the panel's entry links."""
+"""A panel study over routed commas datasets, the panel's entry links, and participants' answers
+written straight to the database."""
 
 import secrets
 from decimal import Decimal
 from urllib.parse import urlencode
 
+from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 
+from annotation.answers.normalised import normalised_answer
 from annotation.datasets.routing import set_routing
-from annotation.models import Study, StudyDataset
+from annotation.models import Annotation, Dataset, Item, Study, StudyDataset
 from tests.annotate.test_routing import records
 from tests.factories import make_dataset
+from tests.organizer.conftest import answer_from_gold
 
 PANEL_STUDY = "5f0c4d7e8a9b1c2d3e4f5a6b"
 ANSWER = {"commas": [1], "optional": []}
+ANSWERED = 4  # the first items of a wsd dataset, answered by ``answer``
 
 
 def panel_id(number: int) -> str:
@@ -40,3 +46,18 @@ def make_study(*datasets_and_quotas, **fields) -> Study:
 def entry_url(study: Study, participant: str, session: str = "s1", study_id: str = PANEL_STUDY) -> str:
     query = {"PROLIFIC_PID": participant, "STUDY_ID": study_id, "SESSION_ID": session}
     return reverse("study_entry", args=[study.token]) + "?" + urlencode(query)
+
+
+def wrong(answer: dict) -> dict:
+    return {"answer": next(letter for letter in "ABCD" if letter != answer["answer"])}
+
+
+def answer(dataset: Dataset, user: User, right: bool) -> None:
+    """The first ANSWERED items of a wsd dataset submitted by ``user``: the gold, or another letter."""
+    items = Item.objects.filter(dataset=dataset).select_related("gold").order_by("ordinal")[:ANSWERED]
+    for item in items:
+        fields = answer_from_gold("wsd", item.gold.payload)
+        fields = fields if right else wrong(fields)
+        Annotation.objects.create(item=item, annotator=user, answer=fields, status=Annotation.Status.SUBMITTED,
+                                  submitted_at=timezone.now(), active_ms=4000,
+                                  normalised_answer=normalised_answer("wsd", fields))

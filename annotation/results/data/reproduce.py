@@ -4,7 +4,9 @@ Needs Python 3 with numpy, jsonschema and fastjsonschema; the scorer is the bund
 `scoring` (the version the numbers were made with). It checks SHA256SUMS first, then scores
 every source with the scorer (`score`, `compare`, `annotators`, `agreement`, as the paper's
 figures were computed), recomputes the other figures (time, completion, qualification, pay)
-from the bundle's files, and compares the result with summary.json key by key.
+from the bundle's files, states the panel studies' figures as the studies' records give them
+(studies.json: they come from no file of the bundle), and compares the result with summary.json
+key by key.
 
     python3 reproduce.py [--gold DIR]
 
@@ -214,7 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     every_answer = [answer for part in manifest["subtasks"].values() for answer in lines(ROOT / part["answers"])]
     protocol = json.loads((ROOT / "protocol.json").read_text(encoding="utf-8"))
     found = {key: manifest[key] for key in ("campaign", "seed", "resamples", "test_rounds", "confidence", "human_source")}
-    found |= {"subtasks": subtasks, "pay": pay(protocol, every_answer)}
+    # The panel studies' figures come from the study's records, not from the bundle's answers:
+    # stated as given (studies.json), not recomputed.
+    studies = json.loads((ROOT / "studies.json").read_text(encoding="utf-8"))
+    found |= {"subtasks": subtasks, "pay": pay(protocol, every_answer), "studies": studies}
     found = json.loads(json.dumps(found))  # as summary.json holds it (tuples as lists)
     problems = differences(summary, found)
     if problems:
