@@ -10,12 +10,9 @@ a release of another organizer's or a superuser's account would let one organize
 (or lock out) the accounts that manage the campaign, so those are left to superusers.
 """
 
-import codecs
 import csv
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
@@ -33,7 +30,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from annotation.accounts.tokens import revoke_tokens
 from annotation.core.errors import Refused
-from annotation.core.files import SourceFile
+from annotation.core.files import SourceFile, decoded_lines
 from annotation.core.problems import problem
 from annotation.core.roles import ADJUDICATOR, ANNOTATOR, check_may_manage
 from annotation.models import KeyPreference
@@ -100,7 +97,7 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
     rows: list[tuple[int, str, str]] = []
     problems: list[Problem] = []
     with source.open() as stream:
-        reader = csv.reader(_decoded_lines(stream, source.name, problems))
+        reader = csv.reader(decoded_lines(stream, source.name, problems))
         while True:
             try:
                 cells = next(reader)
@@ -125,17 +122,6 @@ def create_accounts_from_csv(*, source: SourceFile, role: str) -> list[NewAccoun
     if problems:
         raise Refused(sorted(problems, key=lambda problem: problem.line or 0))
     return _create(cleaned, role)
-
-
-def _decoded_lines(stream: BinaryIO, name: str, problems: list[Problem]) -> Iterator[str]:
-    """The file's lines as text, one at a time (a UTF-8 byte order mark skipped); at a line that
-    is not UTF-8 a problem naming it, and no more lines."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            yield (raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw).decode("utf-8")
-        except UnicodeDecodeError as error:
-            problems.append(problem("encoding/csv", "file", name, number, offset=error.start))
-            return
 
 
 def _taken(names: list[str]) -> set[str]:

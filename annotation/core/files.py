@@ -4,9 +4,10 @@ upload limit, and the refusal of an upload over it: one check for every request,
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -61,6 +62,15 @@ def upload_too_large(request: HttpRequest) -> bool:
         return False
 
 
+def decoded_lines(stream: BinaryIO, name: str, problems: list[Problem]) -> Iterator[str]:
+    """A CSV upload's lines as text, one at a time (a UTF-8 byte order mark skipped); at a line
+    that is not UTF-8 a problem naming it, and no more lines."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield (raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw).decode("utf-8")
+        except UnicodeDecodeError as error:
+            problems.append(problem("encoding/csv", "file", name, number, offset=error.start))
+            return
 
 
 def refuse_large_uploads(get_response: Callable[[HttpRequest], HttpResponse]):

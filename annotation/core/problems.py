@@ -112,6 +112,31 @@ MESSAGES: dict[str, str] = {
         "This participant id entered the study before, in another browser or session, so it cannot "
         "enter again here. If this is your id, go back to the browser you started in, or contact the researchers."
     ),
+    # A study's set-up, reconciliation and payment files (annotation.studies.services, selectors).
+    "study_name_exists": _("a study named %(name)s exists already; choose another name"),
+    "study_no_dataset": _("A study needs a dataset, with its quota of items per participant."),
+    "study_one_dataset": _("A study without a campaign has one dataset; choose a campaign for several in order."),
+    "study_outside_campaign": _("%(dataset)s is not a dataset of the campaign %(campaign)s."),
+    "study_dataset_twice": _("%(dataset)s is given twice: each dataset is one step of the study."),
+    "study_not_routed": _(
+        "%(dataset)s gives fixed queues: a study's datasets need routing on, with k answers per item "
+        "(set them on the dataset's page)."
+    ),
+    "study_steps_fixed": _(
+        "Participants have entered the study already, so its datasets, their order and quotas stay as they are."
+    ),
+    "study_pattern": _("is not a regular expression that compiles: %(error)s"),
+    "study_return_link": _("must hold {code}, where the participant's code goes, e.g. %(example)s"),
+    "study_parameters_same": _("the participant, study and session parameters need three different names"),
+    "study_bonus_amount": _("the bonus rule needs its amount, 0 or more"),
+    "study_bonus_threshold": _("the bonus for control accuracy needs its threshold, a share between 0 and 1"),
+    "study_attention_item": _("%(ids)s: no control item of the study's datasets has this id"),
+    "study_export_empty": _("holds no header line: expected the panel's submissions export"),
+    "study_export_column": _("the header has no column %(column)s (the panel's submissions export has it)"),
+    "study_export_cells": _("has %(count)d cells where the header has %(expected)d"),
+    "study_export_no_id": _("is empty: every line of the export names its participant"),
+    "study_nothing_in_file": _("No counted participant belongs in this file yet, so there is nothing to download."),
+    "study_ids_deleted": _("The panel ids were deleted after payment: there is nothing to pay."),
     "routing_bad_number": _("%(value)s is not a whole number of 1 or more"),
     "pilot_too_large": _("a pilot of %(size)d items asked of a sample of %(count)d items"),
     "pilot_without_routing": _("a pilot, a quota and reservations are settings of routing: turn routing on first"),

@@ -6,7 +6,7 @@ each step of the study finished, screened out or past the deadline.
 What the binding protects: once an id has entered, nobody else (another browser, another
 session of the panel) can take its place or read its answers. What it cannot: anyone holding
 the study link can enter with an id that has not entered yet (the panel's ids are not secret
-to us). Reconciliation closes that gap (annotation.studies.reconciling): a participant the
+to us). Reconciliation closes that gap (annotation.studies.services.reconcile): a participant the
 panel's own export does not list is left out of exports, reports and payment files.
 """
 

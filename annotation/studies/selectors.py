@@ -28,7 +28,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from annotation.models import Annotation, Dataset, Study, StudyParticipant
+from annotation.core.errors import NotExportable
+from annotation.core.problems import problem
+from annotation.models import Annotation, Dataset, Study, StudyParticipant, StudyRefusal
 from annotation.studies.entering import COMPLETED, PAST_DEADLINE, SCREENED_OUT, WORKING
 from annotation.training.selectors import control_accuracy
 
@@ -184,4 +186,83 @@ def study_figures(study: Study, rows: list[ParticipantRow]) -> StudyFigures:
         completion_rate=by_status[COMPLETED] / len(counted) if counted else None,
         median_seconds=median, hourly=hourly,
         below_minimum=study.minimum_hourly_rate is not None and hourly is not None and hourly < study.minimum_hourly_rate,
+    )
+
+
+# The payment files (``payment_file``): the panel's bulk bonus format, the ids to approve, the
+# participants to review.
+BONUS, APPROVE, REVIEW = "bonus", "approve", "review"
+PAYMENT_FILES = (BONUS, APPROVE, REVIEW)
+REVIEW_HEADER = "participant_id,failed_attention_checks\n"
+
+
+def payment_file(study: Study, rows: list[ParticipantRow], kind: str) -> str:
+    """A payment file of the counted participants with a panel id (neither test entries nor
+    left out by the reconciliation): BONUS, the panel's bulk format (``participant id,amount``
+    a line, no header, amounts > 0 with two decimals); APPROVE, the ids of those who completed,
+    one a line; REVIEW, those who failed at least ``attention_failures`` attention checks (a
+    header line, then id and count; never anyone for low accuracy). Raises NotExportable when
+    the file would be empty (then saying whether the ids were deleted after payment)."""
+    counted = [row for row in rows if row.counts]
+    paid = [row for row in counted if row.participant.panel_id]
+    if kind == BONUS:
+        lines = [f"{row.participant.panel_id},{row.bonus}\n" for row in paid if row.bonus > 0]
+    elif kind == APPROVE:
+        lines = [f"{row.participant.panel_id}\n" for row in paid if row.status == COMPLETED]
+    else:
+        lines = [f"{row.participant.panel_id},{row.attention_failed}\n" for row in paid
+                 if attention_items(study) and row.attention_failed >= study.attention_failures]
+        lines = [REVIEW_HEADER, *lines] if lines else []
+    if not lines:
+        raise NotExportable([problem("study_ids_deleted" if counted and not paid else "study_nothing_in_file",
+                                     "download")])
+    return "".join(lines)
+
+
+def refused_entries(study: Study) -> list[StudyRefusal]:
+    """The entries the study refused, newest first."""
+    return list(StudyRefusal.objects.filter(study=study))
+
+
+def studies() -> list[Study]:
+    """Every study with its datasets in order and its campaign (two queries)."""
+    return list(Study.objects.select_related("campaign").prefetch_related("steps__dataset"))
+
+
+# The panel's placeholders for its ids in a study's URL (Prolific's: it fills them in).
+PANEL_PLACEHOLDERS = ("{{%PROLIFIC_PID%}}", "{{%STUDY_ID%}}", "{{%SESSION_ID%}}")
+
+
+def entry_link(study: Study, base: str) -> str:
+    """The link to give the panel: ``base`` (the absolute URL of /study/<token>/) with the
+    study's parameter names, each taking the panel's placeholder."""
+    names = (study.participant_parameter, study.study_parameter, study.session_parameter)
+    return base + "?" + "&".join(f"{name}={placeholder}" for name, placeholder in zip(names, PANEL_PLACEHOLDERS,
+                                                                                     strict=True))
+
+
+# The statuses in the order the study page lists them.
+STATUSES = (WORKING, COMPLETED, SCREENED_OUT, PAST_DEADLINE)
+
+
+@dataclass(frozen=True)
+class StudyPage:
+    """What the organizer's study page shows of the participants: the counted ones by status
+    (STATUSES order), those the reconciliation left out, the test entries, and the figures."""
+
+    by_status: list[tuple[str, list[ParticipantRow]]]
+    left_out: list[ParticipantRow]
+    tests: list[ParticipantRow]
+    figures: StudyFigures
+    payable: bool  # a counted participant still has a panel id
+
+
+def study_page(study: Study, rows: list[ParticipantRow]) -> StudyPage:
+    counted = [row for row in rows if row.counts]
+    return StudyPage(
+        by_status=[(status, [row for row in counted if row.status == status]) for status in STATUSES],
+        left_out=[row for row in rows if not row.participant.test and row.participant.unreconciled_at is not None],
+        tests=[row for row in rows if row.participant.test],
+        figures=study_figures(study, rows),
+        payable=any(row.participant.panel_id for row in counted),
     )

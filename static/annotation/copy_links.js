@@ -1,5 +1,6 @@
-// The accounts page: a one-time password link is shown only once, so each has a button that
-// copies it (the status beside it says whether it was copied).
+// The accounts page (a one-time password link is shown only once) and a study's page (its entry
+// link for the panel): each link has a button that copies it (the status beside it says whether
+// it was copied).
 "use strict";
 
 for (const button of document.querySelectorAll("button.copy-link")) {

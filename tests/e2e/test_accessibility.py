@@ -33,11 +33,14 @@ from tests.e2e.layout import PHONE, assert_no_horizontal_scroll
 from tests.e2e.test_narrow_screens import RECORDS
 from tests.factories import DEFAULT_PASSWORD, assign_in_order, gold_against_answers, make_dataset, make_user
 from tests.security.test_permission_matrix import every_url
+from tests.studies.organizer import worked_study
 from tests.studies.panel import entry_url, make_study, panel_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDE = 1280
+# The study the organizer's study pages show (tests/studies/organizer.py: every status of participant).
+WORKED_STUDY = "worked-study"
 REFLOW = 320  # CSS px: WCAG 1.4.10 (1280 px at 400% zoom)
 ZOOMED = 640  # CSS px: 1280 px at 200% zoom (WCAG 1.4.4)
 
@@ -91,6 +94,11 @@ PAGES = [
     State("organizer_campaign_protocol", "organizer", "its textareas reflow at 320 px"),
     State("organizer_removal", "organizer", "the confirmation of an archiving"),
     State("organizer_model_removal", "organizer", narrow=False),
+    State("organizer_studies", "organizer"),
+    State("organizer_study_new", "organizer"),
+    State("organizer_study", "organizer", "participants of every status, a test entry, one left out"),
+    State("organizer_study_settings", "organizer"),
+    State("organizer_study_delete_ids", "organizer", narrow=False),
 ]
 # URL names that are no page of their own: the API and the admin (by prefix), redirects,
 # downloads, posts; and the vendored Swagger UI, left out of the zero rule (README).
@@ -104,6 +112,7 @@ NOT_PAGES = {
     "organizer_control_plot",  # an SVG image, shown inside the training page
     "organizer_report_compute", "organizer_campaign_compute", "key_settings",  # POST only
     "organizer_campaign_paper", "organizer_campaign_release",  # POST only: zip downloads
+    "organizer_study_state", "organizer_study_reconcile",  # POST only
     "api_docs",
 }
 
@@ -173,6 +182,11 @@ def campaign() -> Campaign:
     model = upload_model_submission(dataset=own["wsd"], name="model-x", submission=SourceFile("m.jsonl", lines.encode()))
     paths["organizer_model_removal"] = reverse("organizer_model_removal", args=[own["wsd"].pk, model.pk])
     routed = set_routing(make_dataset("commas", [RECORDS["commas"]]), routing=True, answers_per_item=1, quota=3)
+    worked = worked_study(name=WORKED_STUDY)
+    for name in ("organizer_study", "organizer_study_settings", "organizer_study_delete_ids"):
+        paths[name] = reverse(name, args=[worked.pk])
+    paths["organizer_studies"] = reverse("organizer_studies")
+    paths["organizer_study_new"] = reverse("organizer_study_new")
     holder = make_user("annotator", username="holder")
     assign(routed, [holder, annotator], 1)
     routing.next_item(holder, routed.pk)  # the one item reserved by another: nothing for the reader now

@@ -10,11 +10,11 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from annotation.models import Annotation, Assignment, Dataset
+from annotation.models import Annotation, Assignment, Dataset, Study
 from annotation.training.selectors import training_items
 from scoring.subtasks import SUBTASKS
 from tests.e2e.keyboard import COUNT_KEYS, answer_by_keyboard
-from tests.e2e.test_accessibility import PAGES, Visitor, campaign  # noqa: F401 (campaign: the fixture)
+from tests.e2e.test_accessibility import PAGES, WORKED_STUDY, Visitor, campaign  # noqa: F401 (campaign: the fixture)
 from tests.factories import gold_against_answers, make_user
 from tests.organizer.conftest import sample_files
 
@@ -203,6 +203,8 @@ def test_every_organizer_and_adjudicator_page_and_problem_list_is_in_polish(brow
         (f"/organize/{wsd.pk}/report/", {"submission": bad}, {"name": "model-zly"}),
         (f"/organize/{wsd.pk}/training/", {"inputs": bad, "gold": bad}, {}),
         ("/organize/accounts/", {"accounts": empty}, {}),
+        # The study's reconciliation: a file that is no panel export.
+        (f"/organize/studies/{Study.objects.get(name=WORKED_STUDY).pk}/", {"export": bad}, {}),
     ]
     for path, files, fields in uploads:
         page.goto(live_server.url + path)

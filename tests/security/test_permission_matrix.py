@@ -82,6 +82,13 @@ APPLICATION = {
     "organizer_campaign_protocol": "302/302 403/403 403/403 403/403 404/404",  # no campaign of that id
     "organizer_campaign_paper":    "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
     "organizer_campaign_release":  "302/302 403/403 403/403 403/403 405/404",  # no campaign of that id
+    "organizer_studies":     "302/302 403/403 403/403 403/403 200/405",
+    "organizer_study_new":   "302/302 403/403 403/403 403/403 200/422",  # POST without the settings
+    "organizer_study":       "302/302 403/403 403/403 403/403 404/405",  # no study of that id
+    "organizer_study_settings":  "302/302 403/403 403/403 403/403 404/404",  # no study of that id
+    "organizer_study_state":     "302/302 403/403 403/403 403/403 405/404",  # POST only; no study of that id
+    "organizer_study_reconcile": "302/302 403/403 403/403 403/403 405/404",  # POST only; no study of that id
+    "organizer_study_delete_ids": "302/302 403/403 403/403 403/403 404/404",  # no study of that id
     "organizer_accounts":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_training":    "302/302 403/403 403/403 403/403 200/400",
     "organizer_control_plot": "302/302 403/403 403/403 403/403 200/405",
@@ -105,7 +112,8 @@ APPLICATION = {
 NO_STORE = {
     "organizer_accounts", "password_reset_confirm", "api_token", "organizer_export", "organizer_exports",
     "api_dataset_export", "organizer_report", "organizer_campaigns", "organizer_campaign", "api_dataset_report",
-    "api_campaign_report",
+    "api_campaign_report", "organizer_studies", "organizer_study", "organizer_study_settings",
+    "organizer_study_delete_ids",
 }
 
 
