@@ -108,7 +108,7 @@ def every_page(user, datasets) -> list[str]:
         for dataset in datasets:
             values = {
                 "dataset_pk": dataset.pk, "pk": dataset.pk, "position": 1, "annotator": user.username,
-                "item_pk": dataset.items.first().pk, "model_pk": 1,
+                "item_pk": dataset.items.first().pk, "model_pk": 1, "token": "no-such-study",
             }
             urls.append(_url(route, values))
     item = datasets[0].items.first()
