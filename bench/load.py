@@ -145,7 +145,14 @@ class Annotator:
         self.start_path = f"/annotate/{dataset}/"
         self.page: str | None = None  # the item's page or area, once the last save brought it
         self.done = False
-        self.path = self.next_item(username)
+        try:
+            self.path = self.next_item(username)
+        except Refused:
+            if answers_by_item is None:
+                raise
+            # Routed, and every item left is reserved by others now (a small dataset, answered by
+            # the levels before): asked again at the first turn, as a later wait is.
+            self.path = self.start_path
         self.done = self.path.endswith("/done/")
         self.waits = 0  # routed: times no item was available
 
