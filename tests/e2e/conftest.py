@@ -83,7 +83,7 @@ def page_errors(page: Page) -> list[str]:
 def open_item(live_server) -> Callable[[Page, str], None]:
     def open_page(page: Page, path: str) -> None:
         page.goto(live_server.url + path)
-        page.wait_for_function("window.Polis !== undefined")  # the page's script is ready
+        page.wait_for_function("() => window.Polis !== undefined")  # the page's script is ready
 
     return open_page
 

@@ -64,7 +64,7 @@ def test_keyboard_save_and_next_previous_skip_and_help(page: Page, login, open_i
     expect(page.locator("#keys-help")).to_be_hidden()
     page.keyboard.press("Shift+P")
     expect(page).to_have_url(re.compile(re.escape(item_path(dataset, 1)) + "$"))
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     assert page.evaluate("Polis.initialAnswer()") == {"answer": "C"}
 
     page.keyboard.press("?")  # the first item has no previous one: the key is not listed
@@ -77,7 +77,7 @@ def test_keyboard_save_and_next_previous_skip_and_help(page: Page, login, open_i
     expect(page).to_have_url(re.compile(re.escape(item_path(dataset, 2)) + "$"))
     assert AnnotationRevision.objects.count() == 1
 
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.keyboard.press("Shift+S")
     expect(page).to_have_url(re.compile(re.escape(item_path(dataset, 3)) + "$"))
     assert Assignment.objects.get(position=2).skipped_at is not None
@@ -162,7 +162,7 @@ def test_a_stale_save_from_a_second_browser_is_refused_and_the_first_answer_kept
     assert (annotation.answer, annotation.version, annotation.status) == ({"answer": "A"}, 1, "submitted")
 
     other.locator("#reload-item").click()
-    other.wait_for_function("window.Polis !== undefined")
+    other.wait_for_function("() => window.Polis !== undefined")
     assert other.evaluate("Polis.initialAnswer()") == {"answer": "A"}
     second.close()
     assert page_errors == []
@@ -234,7 +234,7 @@ def test_the_raw_json_form_answers_by_keyboard(page: Page, login, open_item, que
     page.keyboard.press("Control+Enter")
     expect(page).to_have_url(re.compile(re.escape(item_path(dataset, 2)) + "$"))
     assert Annotation.objects.get().answer == {"answer": "B"}
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.locator("#raw-answer").fill('{"answer": "Z"}')
     page.keyboard.press("Control+Enter")
     expect(page.locator("#answer-problems")).to_contain_text("answer")

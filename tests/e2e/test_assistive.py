@@ -143,7 +143,7 @@ def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_rememb
     item, second = open_items("wsd", [RECORDS["wsd"], {**RECORDS["wsd"], "id": "second"}])
     page.keyboard.press("?")
     page.locator("#single-keys-off").click()
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     assert not KeyPreference.objects.get(user=item.annotator).single_keys
     open_item(page, item.url)  # remembered: another page load, the same setting
     page.evaluate("document.activeElement.blur()")
@@ -162,7 +162,7 @@ def test_single_key_shortcuts_can_be_turned_off_for_alt_and_the_choice_is_rememb
     expect(page.locator("#keys-help")).to_be_visible()
     expect(page.locator("#keys-list")).to_contain_text("Alt+B")
     page.locator("#single-keys-on").click()
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     assert KeyPreference.objects.get(user=item.annotator).single_keys
 
 
@@ -216,7 +216,7 @@ def test_the_item_page_keeps_every_action_with_a_readers_text_spacing(browser, l
     page.locator("input[name=password]").press("Enter")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(live_server.url + second.url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.add_style_tag(content=TEXT_SPACING)
     assert page.evaluate("getComputedStyle(document.body).wordSpacing") != "0px"  # the reader's sheet applies
     assert_fits(page, actions=ITEM_ACTIONS + WIDGET_ACTIONS[subtask])

@@ -51,7 +51,7 @@ def test_the_item_page_fits_the_screen(screen, live_server, login, subtask, widt
     page = screen(width)
     login(page, first.annotator)
     page.goto(live_server.url + second.url)  # the second: it has a "Previous" button
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     assert_fits(page, apart=DISCOURSE_APART if subtask == "discourse" else (), actions=ITEM_ACTIONS + WIDGET_ACTIONS[subtask])
     if subtask == "discourse":
         # With a unit selected, every other unit offers itself as the head.
@@ -112,7 +112,7 @@ def test_a_phone_answers_every_widget_by_tap_alone(screen, live_server, login):
             for position, item in enumerate(dataset.items.order_by("ordinal"), start=1)
         )
         page.goto(live_server.url + first.url)
-        page.wait_for_function("window.Polis !== undefined")
+        page.wait_for_function("() => window.Polis !== undefined")
         if subtask == "wsd":
             page.locator('.wsd-card[data-choice="D"]').tap()
             answer = {"answer": "D"}
@@ -152,7 +152,7 @@ def test_the_discourse_head_buttons_stay_clear_of_the_problems_on_a_phone(screen
     page = screen(PHONE)
     login(page, item.annotator)
     page.goto(live_server.url + item.url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     for keys in ("r", "j", "r", "j"):  # two roots: a problem on both, unit 3 selected
         page.keyboard.press(keys)
     # Each key has the server redraw the rows (htmx, queued): measure once the last drawing is

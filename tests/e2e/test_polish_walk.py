@@ -67,7 +67,7 @@ def pass_the_training_round(page: Page, live_server, phrases: list[str], dataset
     page.goto(f"{live_server.url}/annotate/{dataset.pk}/")
     for number, item in enumerate(training_items(dataset), 1):
         expect(page).to_have_url(re.compile(rf"/training/{number}/$"))
-        page.wait_for_function("window.Polis !== undefined")
+        page.wait_for_function("() => window.Polis !== undefined")
         page.evaluate(COUNT_KEYS)
         assert_polish(page, phrases, f"{dataset.subtask} training item {number}", annotator=True)
         leave_the_widget_to_the_keys(page, dataset.subtask)

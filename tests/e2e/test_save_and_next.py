@@ -37,7 +37,7 @@ def through_history(page: Page, step: Callable[[], object], path: str) -> None:
     page.evaluate(MARK)
     step()
     at(page, path)
-    page.wait_for_function("window.Polis !== undefined && window.sameDocument === undefined")
+    page.wait_for_function("() => window.Polis !== undefined && window.sameDocument === undefined")
 
 
 def test_the_next_item_comes_without_a_page_load_and_back_forward_and_reload_follow(
@@ -48,7 +48,7 @@ def test_the_next_item_comes_without_a_page_load_and_back_forward_and_reload_fol
     assign_in_order(dataset, annotator)
     login(page, annotator)
     page.goto(live_server.url + item_url(dataset, 1))
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.evaluate(MARK)
 
     page.keyboard.press("b")
@@ -114,7 +114,7 @@ def test_each_widget_starts_again_on_the_item_swapped_in(page: Page, live_server
     first, second = assigned_items(subtask, records)
     login(page, first.annotator)
     page.goto(live_server.url + first.url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.evaluate(MARK)
     for item, then in ((first, second.url), (second, "/done/")):
         for key in keys:
@@ -135,7 +135,7 @@ def test_the_discourse_editor_swapped_in_draws_its_own_passage(page: Page, live_
     first, second = assigned_items("discourse", [passage(3, split=False), {**passage(4, split=False), "id": "p-second"}])
     login(page, first.annotator)
     page.goto(live_server.url + first.url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.evaluate(MARK)
     page.keyboard.press("r")  # unit 1, selected on arrival, is the root
     page.keyboard.press("j")

@@ -47,7 +47,7 @@ def training_round(page: Page, letters: str) -> None:
     """Answer the round's items by keyboard: a letter, Enter, and Enter again past the feedback."""
     for number, letter in enumerate(letters, 1):
         expect(page).to_have_url(re.compile(rf"/training/{number}/$"))
-        page.wait_for_function("window.Polis !== undefined")
+        page.wait_for_function("() => window.Polis !== undefined")
         expect(page.locator(".wsd-card").first).to_be_focused()
         page.keyboard.press(letter.lower())
         page.keyboard.press("Enter")
@@ -56,9 +56,8 @@ def training_round(page: Page, letters: str) -> None:
 
 
 def panel_receives(page: Page) -> list[str]:
-    """The URLs the return link brought the browser to (the panel's page, answered here).
-    Routed only once the study is over: pages loaded while the test intercepts requests refuse
-    Playwright's waits for a script (their CSP allows no eval)."""
+    """The URLs the return link brought the browser to (the panel's page, answered here),
+    routed only once the study is over, so that the study's own pages load as they would."""
     received: list[str] = []
 
     def answer(route: Route) -> None:
@@ -76,7 +75,7 @@ def test_entry_link_consent_training_items_and_the_completion_code_back_to_the_p
     dataset_id = study.steps.get().dataset_id
     for position in range(1, QUOTA + 1):  # the next item swapped in, its position in the URL
         expect(page).to_have_url(re.compile(rf"/annotate/{dataset_id}/{position}/$"))
-        page.wait_for_function("window.Polis !== undefined")
+        page.wait_for_function("() => window.Polis !== undefined")
         expect(page.locator(".wsd-card").first).to_be_focused()
         page.keyboard.press("a")
         page.keyboard.press("Enter")  # save & next

@@ -24,13 +24,13 @@ def test_a_training_round_by_keyboard_alone(page: Page, login, live_server, data
     login(page, annotator)
     page.goto(live_server.url + reverse("annotate_continue", args=[dataset.pk]))
     expect(page).to_have_url(re.compile(r"/training/1/$"))
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     expect(page.locator("#training-feedback")).to_have_count(0)
     expect(page.locator("body")).not_to_contain_text(EXPLANATION_MARK)
 
     for number, letter in enumerate("BCB", 1):
         expect(page).to_have_url(re.compile(rf"/training/{number}/$"))
-        page.wait_for_function("window.Polis !== undefined")
+        page.wait_for_function("() => window.Polis !== undefined")
         expect(page.locator(".wsd-card").first).to_be_focused()
         page.keyboard.press(letter.lower())
         page.keyboard.press("Enter")
@@ -49,7 +49,7 @@ def test_a_training_round_by_keyboard_alone(page: Page, login, live_server, data
     expect(page.locator("#training-continue")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(rf"/annotate/{dataset.pk}/\d+/$"))
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     expect(page.locator(".wsd-card").first).to_be_visible()
 
 
@@ -87,7 +87,7 @@ def test_a_widget_uses_its_partials_on_a_training_item(page: Page, login, live_s
     page.on("response", lambda response: "partial=" in response.url and partial_replies.append(response.status))
     login(page, annotator)
     page.goto(live_server.url + url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     USES_A_PARTIAL[subtask](page)
     assert partial_replies and set(partial_replies) == {200}
 
@@ -99,7 +99,7 @@ def test_the_key_overlay_of_a_training_item_lists_only_the_keys_that_work_there(
     login(page, annotator)
     url = live_server.url + reverse("training_item", args=[dataset.pk, 1])
     page.goto(url)
-    page.wait_for_function("window.Polis !== undefined")
+    page.wait_for_function("() => window.Polis !== undefined")
     page.keyboard.press("?")
     keys = page.locator("#keys-list")
     expect(page.locator("#keys-help")).to_be_visible()
