@@ -2,6 +2,7 @@
 largest load below k, reservations count as load, no item ever goes above k, and an answer
 after an expired reservation is kept."""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Count, Q
 from django.utils import timezone
+from psycopg.sql import Literal
 
 from annotation.annotate import routing
 from annotation.annotate import services as annotating
@@ -260,5 +262,49 @@ def test_a_departed_annotators_reservations_go_back_to_routing():
 def test_choosing_the_next_item_runs_the_same_queries_whatever_the_size(items, django_assert_num_queries):
     dataset, (user,) = routed(items=items, annotators=1, k=2)
     submit(user, dataset, routing.next_item(user, dataset.pk).position)
-    with django_assert_num_queries(7):  # release, lock with the held position, two stages, the reservation; commit
+    with django_assert_num_queries(6):  # the lock (held position, lapsed reservations), two stages, the reservation; commit
         routing.next_item(user, dataset.pk)
+
+
+def test_a_lapsed_reservation_is_released_at_the_next_choice_and_only_then(django_assert_num_queries):
+    dataset, (holder, other) = routed(items=1, annotators=2, k=1, reservation_minutes=20)
+    routing.next_item(holder, dataset.pk)
+    assert routing.next_item(other, dataset.pk).state == routing.WAITING
+    later = timezone.now() + timedelta(minutes=21)
+    with django_assert_num_queries(9):  # the lock; the release (read, two writes); the choice as above
+        assert routing.next_item(other, dataset.pk, now=later).state == routing.ITEM
+    assert Assignment.objects.get(annotator=holder).reservation_lapsed
+    assert counters_agree(dataset)
+
+
+def generic_plan(sql: str, params: dict) -> str:
+    """PostgreSQL's generic plan of ``sql`` (pyformat parameters), the one a statement prepared
+    by the driver settles on after its first executions, with the values of ``params``."""
+    names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", sql)))
+    numbered = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found.group(1)) + 1}", sql)
+    with connection.cursor() as cursor:
+        cursor.execute(f"PREPARE generic_plan_check AS {numbered}")
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        # EXPLAIN takes no bound parameters: the values as literals.
+        literals = ", ".join(Literal(params[name]).as_string(connection.connection) for name in names)
+        cursor.execute(f"EXPLAIN EXECUTE generic_plan_check({literals})")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("DEALLOCATE generic_plan_check")
+    return plan
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_lock_reads_no_table_of_assignments_whatever_its_size_in_its_generic_plan():
+    """The lock is prepared (server-side binding): an EXISTS on the dataset's lapsed
+    reservations, planned generically, scanned every assignment of the database."""
+    dataset, (user,) = routed(items=10, annotators=1, k=2)
+    others = make_dataset("commas", records(2000))
+    annotators = [make_user() for _ in range(5)]
+    Assignment.objects.bulk_create(
+        Assignment(dataset=others, item=item, annotator=annotator, position=position)
+        for annotator in annotators for position, item in enumerate(others.items.order_by("ordinal"), 1)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {connection.ops.quote_name(Assignment._meta.db_table)}")
+    plan = generic_plan(routing._member_sql(True), {"dataset": dataset.pk, "annotator": user.pk, "now": timezone.now()})
+    assert "Seq Scan on annotation_assignment" not in plan, plan
