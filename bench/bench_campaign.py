@@ -13,8 +13,9 @@ of annotators, capacity (the most annotators served with save p95 <= 100 ms and 
 saturation throughput with no thinking, the servers' memory (PSS), and, for every dataset, the
 export of every source (each annotator, majority, adjudicated), the agreement report and the
 baseline report, and the campaign table of all six. With --routing, the same levels again on
-routed copies of the six datasets (annotation.annotate.routing, k = 3): each simulated annotator
-starts at the dataset's start page (which asks for the next item by POST) and answers whatever
+routed copies of the six datasets (annotation.annotate.routing, k = 3), new ones at each level
+as the fixed queues' annotators get new queues at each level: each simulated annotator starts
+at the dataset's start page (which asks for the next item by POST) and answers whatever
 routing gives; its capacity as a share of the fixed queues'. Prints one line per figure; writes
 them to bench/results.json.
 """
@@ -168,8 +169,8 @@ def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
     return plan
 
 
-def routed_campaign() -> tuple[list, dict]:
-    """Routed copies of the six datasets (``routed-<subtask>``, k = PER_ITEM, no answers yet) and
+def routed_campaign(label: str) -> tuple[list, dict]:
+    """Routed copies of the six datasets (``routed-<label>-<subtask>``, k = PER_ITEM, no answers yet) and
     the realistic answer to each of their items (dataset id -> item id -> answer), which the
     load generator sends for whichever item routing gives."""
     from annotation.core.files import SourceFile
@@ -179,7 +180,7 @@ def routed_campaign() -> tuple[list, dict]:
     datasets, answers = [], {}
     for subtask in SIZES:
         inputs, gold = source_files(subtask)
-        dataset = import_dataset(subtask=subtask, name=f"routed-{subtask}", inputs=SourceFile(f"{subtask}.inputs.jsonl", inputs),
+        dataset = import_dataset(subtask=subtask, name=f"routed-{label}-{subtask}", inputs=SourceFile(f"{subtask}.inputs.jsonl", inputs),
                                  gold=SourceFile(f"{subtask}.gold.jsonl", gold), gold_synthetic=subtask in GOLD_FILES)
         dataset = set_routing(dataset, routing=True, answers_per_item=PER_ITEM)
         rng = random.Random(dataset.name)
@@ -379,15 +380,18 @@ def pss_mb(pids: list[int]) -> float:
 
 def load_levels(
     set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float, clients_per_generator: int,
-    answers_by_item: dict | None = None,
+    routed: bool = False,
 ) -> int:
     """Save latency at each number of simulated annotators; returns the capacity (the largest
-    level served, every smaller one served too). With ``answers_by_item`` the datasets are
-    routed: the annotators join them and take what routing gives."""
+    level served, every smaller one served too). ``routed``: each level on routed copies of the
+    datasets of its own, whose annotators take what routing gives (copies answered by the
+    levels before would leave the small datasets nothing free: waits instead of saves)."""
     capacity, all_served = 0, True
     for level in levels:
-        if answers_by_item:
-            plan = routed_annotators(datasets, level, f"{set_up}-{level}")
+        answers_by_item = None
+        if routed:
+            level_datasets, answers_by_item = routed_campaign(str(level))
+            plan = routed_annotators(level_datasets, level, f"{set_up}-{level}")
         else:
             plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
         run = run_load(base_url, plan, seconds, think, clients_per_generator, answers_by_item)
@@ -402,7 +406,7 @@ def load_levels(
             report(f"{set_up}_{level}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
                    1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
         report(f"{set_up}_{level}_errors", f"{label}: errors", len(run["errors"]), "", 0)
-        if answers_by_item:
+        if routed:
             report(f"{set_up}_{level}_waits", f"{label}: no item available (asked again)", run["routing_waits"], "", 0)
         if run["errors"]:
             print(f"  first errors: {run['errors'][:3]}")
@@ -527,9 +531,8 @@ def main() -> None:
             fixed = load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
                                 args.clients_per_generator)
             if args.routing:
-                routed, answers_by_item = routed_campaign()
-                capacity = load_levels("gunicorn_2_workers_routing", served.base, routed, levels, args.seconds,
-                                       args.think, args.clients_per_generator, answers_by_item)
+                capacity = load_levels("gunicorn_2_workers_routing", served.base, datasets, levels, args.seconds,
+                                       args.think, args.clients_per_generator, routed=True)
                 report("routing_capacity_share", "routing's capacity / the fixed queues' (gunicorn, 2 workers)",
                        capacity / fixed if fixed else 0, "", 2)
         report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",

@@ -29,6 +29,8 @@ from urllib.parse import urlencode, urlsplit
 
 # Every bench item has marker [1]; putting a comma there is a valid answer for all of them.
 ANSWER = json.dumps({"commas": [1], "optional": []})
+# The waiting page's interval between its checks for an item (htmx's trigger).
+RECHECK = re.compile(r'hx-trigger="[^"]*every (\d+)s"')
 FIELD = {
     name: re.compile(rf'name="{name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="{name}"')
     for name in ("csrfmiddlewaretoken", "version", "clock")
@@ -143,6 +145,7 @@ class Annotator:
         # A routed dataset: the answer to each item by its id (the item a client gets is routing's choice).
         self.answers_by_item = answers_by_item
         self.start_path = f"/annotate/{dataset}/"
+        self.recheck_seconds = 1  # routed, nothing available: the waiting page's interval, once it said it
         self.page: str | None = None  # the item's page or area, once the last save brought it
         self.done = False
         try:
@@ -164,6 +167,9 @@ class Annotator:
             token = field(body, "csrfmiddlewaretoken")
             response, body, _ = self.session.request("POST", self.start_path, {"csrfmiddlewaretoken": token},
                                                      {"X-CSRFToken": token})
+            recheck = RECHECK.search(body)
+            if response.status == 200 and recheck:  # nothing available now: the page checks again after its interval
+                self.recheck_seconds = int(recheck.group(1))
         if response.status != 302:
             raise Refused(f"{username}: no item in {self.start_path} ({response.status})")
         return urlsplit(response.getheader("Location")).path
@@ -181,7 +187,7 @@ class Annotator:
                 self.path = self.next_item("routed annotator")
             except Refused:
                 self.waits += 1
-                time.sleep(1)
+                time.sleep(self.recheck_seconds)
                 return
             if self.path.endswith("/done/"):  # nothing remains for this annotator
                 self.done = True

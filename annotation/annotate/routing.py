@@ -19,6 +19,7 @@ counted again as late. The choice reads a few small sets, none growing with the 
 untouched item from the annotator's cursor in their order, their own positions and skips.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -78,19 +79,29 @@ def _stage_sql(stage: str, skip_locked: bool) -> str:
         "pilot": f"""FROM {items} r {order} {item} {mine}
             WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered} AND {free}
             ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.pilot_rank""",
-        "in_progress": f"""FROM {items} r {order} {item} {mine}
-            WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete AND r.pilot_rank IS NULL
-              AND {below_k} AND o.skipped_at IS NULL AND {unanswered} AND {free}
+        # The items in progress found first in their partial index (OFFSET 0: the planner keeps
+        # the subquery apart; it reads ids only, so that the lock takes only the row chosen):
+        # the generic plan of the plain join read every item of the dataset.
+        "in_progress": f"""FROM (SELECT item_id FROM {items} WHERE dataset_id = %(dataset)s AND touched AND NOT complete
+                  OFFSET 0) p
+            JOIN {items} r ON r.item_id = p.item_id {order} {item} {mine}
+            WHERE r.touched AND NOT r.complete AND r.pilot_rank IS NULL AND {below_k} AND o.skipped_at IS NULL
+              AND {unanswered} AND {free}
             ORDER BY r.submitted + r.reserved DESC, o.rank""",
-        "untouched": f"""FROM {sql_rows.table(RoutingOrder)} o
+        # A window of the order from the cursor, read in the index's order: with the whole
+        # rest of the order to join, PostgreSQL sorted all of it for every choice.
+        "untouched": f"""FROM ({_window_sql("o.*")}) o
             JOIN {items} r ON r.item_id = o.item_id {item} {mine}
-            WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.rank >= %(cursor)s
-              AND NOT r.touched AND r.pilot_rank IS NULL AND o.skipped_at IS NULL
+            WHERE NOT r.touched AND r.pilot_rank IS NULL
             ORDER BY o.rank""",
-        "own": f"""FROM {sql_rows.table(Assignment)} h
+        # Their positions read first (OFFSET 0: the planner keeps the subquery apart): the
+        # statement is prepared, and the generic plan PostgreSQL settled on for the plain join
+        # read every routed item of the database.
+        "own": f"""FROM (SELECT * FROM {sql_rows.table(Assignment)}
+                  WHERE dataset_id = %(dataset)s AND annotator_id = %(annotator)s AND reserved_until IS NULL
+                  OFFSET 0) h
             JOIN {items} r ON r.item_id = h.item_id {order} {item}
-            WHERE h.dataset_id = %(dataset)s AND h.annotator_id = %(annotator)s AND h.reserved_until IS NULL
-              AND r.pilot_rank IS NULL AND {below_k} AND {unanswered}
+            WHERE r.pilot_rank IS NULL AND {below_k} AND {unanswered}
             ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
         "skipped": f"""FROM {sql_rows.table(RoutingOrder)} o
             JOIN {items} r ON r.item_id = o.item_id {item} {mine}
@@ -100,6 +111,42 @@ def _stage_sql(stage: str, skip_locked: bool) -> str:
     }[stage]
     lock = " FOR UPDATE OF r SKIP LOCKED" if skip_locked else ""
     return f"SELECT r.item_id, h.id, r.submitted + r.reserved, o.rank, h.position {query} LIMIT 1{lock}"
+
+
+# Rows of the annotator's order the untouched stage reads at once from their cursor.
+UNTOUCHED_WINDOW = 64
+
+
+def _window_sql(columns: str, offset: int = 0) -> str:
+    """The annotator's order from their cursor, their skipped items left out: its first
+    UNTOUCHED_WINDOW rows (``offset``: from that row of the window on)."""
+    return f"""SELECT {columns} FROM {sql_rows.table(RoutingOrder)} o
+        WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.rank >= %(cursor)s
+          AND o.skipped_at IS NULL
+        ORDER BY o.rank LIMIT {UNTOUCHED_WINDOW - offset} OFFSET {offset}"""
+
+
+@cache
+def _window_end_sql() -> str:
+    return _window_sql("o.rank", offset=UNTOUCHED_WINDOW - 1)
+
+
+def _first_untouched(params: dict) -> tuple[tuple | None, int]:
+    """The untouched stage's row (None: nothing untouched is free) and the cursor after it:
+    its rank, else EXHAUSTED. A window without a free untouched item moves the cursor past it
+    (its items were taken by others: each is passed over once) and the next window is read."""
+    cursor = params["cursor"]
+    while cursor < EXHAUSTED:
+        row = _first("untouched", {**params, "cursor": cursor})
+        if row is not None:
+            return row, row[3]
+        with connection.cursor() as database:
+            database.execute(_window_end_sql(), {**params, "cursor": cursor})
+            window_end = database.fetchone()
+        if window_end is None:  # the window was the rest of the order
+            break
+        cursor = window_end[0] + 1
+    return None, EXHAUSTED
 
 
 @cache
@@ -275,8 +322,7 @@ def _choose(member: RoutedAnnotator, params: dict, *, pilot: bool) -> tuple[int,
         return _chosen(chosen) if chosen is not None else None
     best = _first("in_progress", params)
     if best is None or best[2] == 0:
-        untouched = _first("untouched", params)
-        member.cursor = EXHAUSTED if untouched is None else untouched[3]
+        untouched, member.cursor = _first_untouched(params)
         if untouched is not None and (best is None or untouched[3] < best[3]):
             best = untouched
     if best is None:
@@ -375,13 +421,43 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
 def _counted_sql() -> str:
     """count_submission in one PostgreSQL statement: the assignment locked first (as
     release_expired locks it), then its item's counters and its reservation written."""
+    return f"WITH {_counting_sql('')} UPDATE {_counter_update_sql()}"
+
+
+def _counting_sql(condition: str) -> str:
+    """The CTEs of the count (the assignment locked, its reservation released) that end in
+    ``held``, which the counter's update reads; ``condition`` (SQL) limits the count."""
     assignments = sql_rows.table(Assignment)
-    return f"""WITH held AS (
+    return f"""held AS (
             SELECT id, reserved_until IS NOT NULL AS reserved,
                    reservation_lapsed OR COALESCE(reserved_until < %(now)s, FALSE) AS late
-            FROM {assignments} WHERE id = %(assignment)s FOR UPDATE),
-        released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved)
-        UPDATE {sql_rows.table(RoutedItem)} r
+            FROM {assignments} WHERE id = %(assignment)s {condition} FOR UPDATE),
+        released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved)"""
+
+
+def _counter_update_sql() -> str:
+    return f"""{sql_rows.table(RoutedItem)} r
         SET submitted = r.submitted + 1, reserved = r.reserved - held.reserved::int, late = r.late + held.late::int,
             complete = r.complete OR r.submitted >= %(k)s - 1
         FROM held WHERE r.item_id = %(item)s"""
+
+
+def counted_after_sql(saved: str) -> str:
+    """CTEs that count the page's first submitted answer (as count_submission does) when the
+    CTE named ``saved`` stored it (returned a row), for a save's statement to end with. Its
+    parameters are positional (%s, as the save's), their values ``counted_parameters``."""
+    return _COUNT_PARAMETER.sub("%s", _counted_after_named_sql(saved))
+
+
+def counted_parameters(saved: str, page: ItemPage, now: datetime) -> list:
+    """The values of counted_after_sql's parameters, in their order in its SQL."""
+    values = {"assignment": page.assignment_id, "item": page.item_id, "now": now, "k": page.answers_per_item}
+    return [values[name] for name in _COUNT_PARAMETER.findall(_counted_after_named_sql(saved))]
+
+
+_COUNT_PARAMETER = re.compile(r"%\((\w+)\)s")
+
+
+@cache
+def _counted_after_named_sql(saved: str) -> str:
+    return f"{_counting_sql(f'AND EXISTS (SELECT 1 FROM {saved})')}, counted AS (UPDATE {_counter_update_sql()})"

@@ -146,7 +146,12 @@ def save_answer(
     if not (submit and page.routed):
         return _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
     # A routed item's first submitted answer moves its load from reserved to submitted, in the
-    # same transaction as the answer.
+    # same transaction as the answer (on PostgreSQL, a first save: in its one statement).
+    if page.answer_status is None and connection.vendor == "postgresql":
+        annotation = _new_annotation(page, answer, Annotation.Status.SUBMITTED, normalised_answer(page.subtask, answer),
+                                     metadata, active_ms, clock)
+        if _stored_as_first(annotation, counted=page):
+            return _saved(page, annotation, submit)
     with transaction.atomic():
         outcome = _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
         if outcome.changed and page.answer_status != Annotation.Status.SUBMITTED and outcome.annotation.version == (
@@ -240,25 +245,45 @@ def _new_annotation(
     )
 
 
-@cache
-def _first_save_sql() -> str:
+def _saved_cte() -> str:
+    """The first save's insert of the annotation, as the CTE ``saved`` (no row: it had one)."""
     return (
-        f"WITH saved AS ({sql_rows.insert_sql(Annotation, INSERTED_FIELDS)}"
+        f"saved AS ({sql_rows.insert_sql(Annotation, INSERTED_FIELDS)}"
         f" ON CONFLICT ({sql_rows.column_list(Annotation, ('item_id', 'annotator_id'))}) DO NOTHING"
         f" RETURNING {sql_rows.column_list(Annotation, REVISED_FIELDS)})"
-        f" INSERT INTO {sql_rows.table(AnnotationRevision)} ({sql_rows.column_list(AnnotationRevision, REVISION_FIELDS)})"
+    )
+
+
+def _revision_insert() -> str:
+    return (
+        f"INSERT INTO {sql_rows.table(AnnotationRevision)} ({sql_rows.column_list(AnnotationRevision, REVISION_FIELDS)})"
         f" SELECT * FROM saved RETURNING {sql_rows.column_list(AnnotationRevision, ('annotation_id',))}"
     )
 
 
-def _stored_as_first(annotation: Annotation) -> bool:
+@cache
+def _first_save_sql() -> str:
+    return f"WITH {_saved_cte()} {_revision_insert()}"
+
+
+@cache
+def _first_counted_save_sql() -> str:
+    return f"WITH {_saved_cte()}, revised AS ({_revision_insert()}), {routing.counted_after_sql('saved')} SELECT * FROM revised"
+
+
+def _stored_as_first(annotation: Annotation, counted: ItemPage | None = None) -> bool:
     """PostgreSQL: store the first answer to an item and its revision in one statement, which
     is atomic by itself: no transaction to open and commit, no row to lock (one round trip to
-    the database instead of five). False, and nothing written, when the item already has an
-    answer of the annotator (another tab saved since the page was read): then the locking
-    path decides."""
+    the database instead of five); with ``counted`` (a routed item's page), the answer counted
+    in the same statement (annotation.annotate.routing.count_submission). False, and nothing
+    written, when the item already has an answer of the annotator (another tab saved since the
+    page was read): then the locking path decides."""
+    parameters = sql_rows.prepared(annotation, INSERTED_FIELDS)
     with connection.cursor() as cursor:
-        cursor.execute(_first_save_sql(), sql_rows.prepared(annotation, INSERTED_FIELDS))
+        if counted is None:
+            cursor.execute(_first_save_sql(), parameters)
+        else:
+            cursor.execute(_first_counted_save_sql(), [*parameters, *routing.counted_parameters("saved", counted, timezone.now())])
         row = cursor.fetchone()
     if row is None:
         return False

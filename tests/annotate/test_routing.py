@@ -2,6 +2,7 @@
 largest load below k, reservations count as load, no item ever goes above k, and an answer
 after an expired reservation is kept."""
 
+import json
 import re
 import threading
 from datetime import timedelta
@@ -18,7 +19,7 @@ from annotation.annotate.queue import item_page
 from annotation.datasets.assigning import assign
 from annotation.datasets.routing import routing_state, set_routing
 from annotation.datasets.sampling import set_sample
-from annotation.models import Annotation, Assignment, RoutedItem
+from annotation.models import Annotation, Assignment, RoutedAnnotator, RoutedItem, RoutingOrder
 from tests.factories import make_dataset, make_user
 
 pytestmark = pytest.mark.django_db
@@ -271,15 +272,16 @@ def test_a_lapsed_reservation_is_released_at_the_next_choice_and_only_then(djang
     routing.next_item(holder, dataset.pk)
     assert routing.next_item(other, dataset.pk).state == routing.WAITING
     later = timezone.now() + timedelta(minutes=21)
-    with django_assert_num_queries(9):  # the lock; the release (read, two writes); the choice as above
+    with django_assert_num_queries(8):  # the lock; the release (read, two writes); in progress, the reservation; commit
         assert routing.next_item(other, dataset.pk, now=later).state == routing.ITEM
     assert Assignment.objects.get(annotator=holder).reservation_lapsed
     assert counters_agree(dataset)
 
 
-def generic_plan(sql: str, params: dict) -> str:
-    """PostgreSQL's generic plan of ``sql`` (pyformat parameters), the one a statement prepared
-    by the driver settles on after its first executions, with the values of ``params``."""
+def generic_plan_rows(sql: str, params: dict) -> int:
+    """Run ``sql`` (pyformat parameters) with PostgreSQL's generic plan, the one a statement
+    prepared by the driver settles on after its first executions, and return the most rows
+    one node of it read (returned or filtered out, over all its loops)."""
     names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", sql)))
     numbered = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found.group(1)) + 1}", sql)
     with connection.cursor() as cursor:
@@ -287,24 +289,43 @@ def generic_plan(sql: str, params: dict) -> str:
         cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
         # EXPLAIN takes no bound parameters: the values as literals.
         literals = ", ".join(Literal(params[name]).as_string(connection.connection) for name in names)
-        cursor.execute(f"EXPLAIN EXECUTE generic_plan_check({literals})")
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_plan_check({literals})")
+        plan = cursor.fetchone()[0]
         cursor.execute("DEALLOCATE generic_plan_check")
-    return plan
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+
+    def rows_read(node: dict) -> list[int]:
+        read = (node.get("Actual Rows", 0) + node.get("Rows Removed by Filter", 0)) * node.get("Actual Loops", 1)
+        return [read] + [rows for child in node.get("Plans", []) for rows in rows_read(child)]
+
+    return max(rows_read(plan[0]["Plan"]))
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
-def test_the_lock_reads_no_table_of_assignments_whatever_its_size_in_its_generic_plan():
-    """The lock is prepared (server-side binding): an EXISTS on the dataset's lapsed
-    reservations, planned generically, scanned every assignment of the database."""
-    dataset, (user,) = routed(items=10, annotators=1, k=2)
-    others = make_dataset("commas", records(2000))
-    annotators = [make_user() for _ in range(5)]
+@pytest.mark.parametrize("statement", ["member", "pilot", "in_progress", "untouched", "own", "skipped", "remains"])
+def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_generic_plan(statement):
+    """The choice's statements are prepared (server-side binding), and PostgreSQL plans a
+    prepared statement generically after its first executions: such plans read every
+    assignment of the database, every item of the dataset or the whole rest of an annotator's
+    order before they were written to stop at the first rows of an index."""
+    dataset, (user, *others) = routed(items=2000, annotators=4, k=2)
+    for other in others:
+        for _ in range(5):
+            submit(other, dataset, routing.next_item(other, dataset.pk).position)
+    # A campaign's other work: 40 annotators' fixed queues of 100 items.
+    fixed_items = list(make_dataset("commas", records(2000)).items.order_by("ordinal"))
     Assignment.objects.bulk_create(
-        Assignment(dataset=others, item=item, annotator=annotator, position=position)
-        for annotator in annotators for position, item in enumerate(others.items.order_by("ordinal"), 1)
+        Assignment(dataset_id=item.dataset_id, item=item, annotator=annotator, position=position)
+        for number, annotator in enumerate(make_user() for _ in range(40))
+        for position, item in enumerate(fixed_items[number * 50:number * 50 + 100], 1)
     )
     with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {connection.ops.quote_name(Assignment._meta.db_table)}")
-    plan = generic_plan(routing._member_sql(True), {"dataset": dataset.pk, "annotator": user.pk, "now": timezone.now()})
-    assert "Seq Scan on annotation_assignment" not in plan, plan
+        for model in (Assignment, RoutedItem, RoutingOrder):
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+    member = RoutedAnnotator.objects.get(dataset=dataset, annotator=user)
+    params = {"dataset": dataset.pk, "annotator": user.pk, "now": timezone.now(), "k": 2, "room": True, "open": True,
+              "cursor": member.cursor}
+    sql = routing._member_sql(True) if statement == "member" else (
+        routing._remains_sql() if statement == "remains" else routing._stage_sql(statement, True))
+    assert generic_plan_rows(sql, params) <= 2 * routing.UNTOUCHED_WINDOW
