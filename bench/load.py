@@ -10,8 +10,8 @@ answer before sending the next request.
 
 Prints one JSON object: latencies in seconds ("page": the first item pages; "save": save & next,
 the next item included), "elapsed", its own "cpu_seconds",
-"errors", "routing_waits" (a routed dataset had no item for a client: it asked again a second
-later), and with --cpu-snapshots every process's CPU time at the start and end of the run.
+"errors", "routing_waits" (a routed dataset had no item for a client: it asked again after the
+waiting page's interval, as the page does), and with --cpu-snapshots every process's CPU time at the start and end of the run.
 """
 
 import argparse
@@ -153,8 +153,8 @@ class Annotator:
         except Refused:
             if answers_by_item is None:
                 raise
-            # Routed, and every item left is reserved by others now (a small dataset, answered by
-            # the levels before): asked again at the first turn, as a later wait is.
+            # Routed, and every item left is reserved by others now (a small dataset): asked
+            # again at the first turn, as a later wait is.
             self.path = self.start_path
         self.done = self.path.endswith("/done/")
         self.waits = 0  # routed: times no item was available
