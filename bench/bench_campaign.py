@@ -14,7 +14,8 @@ saturation throughput with no thinking, the servers' memory (PSS), and, for ever
 export of every source (each annotator, majority, adjudicated), the agreement report and the
 baseline report, and the campaign table of all six. With --routing, the same levels again on
 routed copies of the six datasets (annotation.annotate.routing, k = 3), new ones at each level
-as the fixed queues' annotators get new queues at each level: each simulated annotator starts
+as the fixed queues' annotators get new queues, each with room for 30 answers per annotator
+as a fixed queue has: each simulated annotator starts
 at the dataset's start page (which asks for the next item by POST) and answers whatever
 routing gives; its capacity as a share of the fixed queues'. Prints one line per figure; writes
 them to bench/results.json.
@@ -46,14 +47,14 @@ QUEUE = 30  # items in each simulated annotator's queue: more than one saves in 
 PASSWORD = "campaign-" + str(random.SystemRandom().randrange(10**12))
 
 
-def source_files(subtask: str) -> tuple[bytes, bytes]:
-    """SIZES[subtask] input lines and their gold, the sample's lines repeated with new ids."""
+def source_files(subtask: str, size: int | None = None) -> tuple[bytes, bytes]:
+    """``size`` (default SIZES[subtask]) input lines and their gold, the sample's lines repeated with new ids."""
     folder = BASE_DIR / "demo" / "data" / subtask
     inputs = [json.loads(line) for line in (folder / "dev.inputs.jsonl").read_text().splitlines() if line.strip()]
     gold_file = folder / GOLD_FILES.get(subtask, "dev.gold.jsonl")
     gold = {record["id"]: record for record in map(json.loads, filter(str.strip, gold_file.read_text().splitlines()))}
     input_lines, gold_lines = [], []
-    for number in range(SIZES[subtask]):
+    for number in range(size or SIZES[subtask]):
         record = inputs[number % len(inputs)]
         new_id = f"{subtask}-{number + 1:05d}"
         input_lines.append(json.dumps({**record, "id": new_id}, ensure_ascii=False))
@@ -169,9 +170,11 @@ def simulated_annotators(datasets: list, count: int, prefix: str) -> dict:
     return plan
 
 
-def routed_campaign(label: str) -> tuple[list, dict]:
-    """Routed copies of the six datasets (``routed-<label>-<subtask>``, k = PER_ITEM, no answers yet) and
-    the realistic answer to each of their items (dataset id -> item id -> answer), which the
+def routed_campaign(label: str, annotators: int) -> tuple[list, dict]:
+    """Routed copies of the six datasets (``routed-<label>-<subtask>``, k = PER_ITEM, no answers yet),
+    each large enough for its share of ``annotators`` to answer QUEUE items apiece (as many as
+    a fixed queue holds: a small dataset completed within a run would have its annotators
+    wait instead of saving), and the realistic answer to each of their items (dataset id -> item id -> answer), which the
     load generator sends for whichever item routing gives."""
     from annotation.core.files import SourceFile
     from annotation.datasets.importing import import_dataset
@@ -179,7 +182,8 @@ def routed_campaign(label: str) -> tuple[list, dict]:
 
     datasets, answers = [], {}
     for subtask in SIZES:
-        inputs, gold = source_files(subtask)
+        members = -(-annotators // len(SIZES))
+        inputs, gold = source_files(subtask, max(SIZES[subtask], -(-members * QUEUE // PER_ITEM)))
         dataset = import_dataset(subtask=subtask, name=f"routed-{label}-{subtask}", inputs=SourceFile(f"{subtask}.inputs.jsonl", inputs),
                                  gold=SourceFile(f"{subtask}.gold.jsonl", gold), gold_synthetic=subtask in GOLD_FILES)
         dataset = set_routing(dataset, routing=True, answers_per_item=PER_ITEM)
@@ -390,7 +394,7 @@ def load_levels(
     for level in levels:
         answers_by_item = None
         if routed:
-            level_datasets, answers_by_item = routed_campaign(str(level))
+            level_datasets, answers_by_item = routed_campaign(str(level), level)
             plan = routed_annotators(level_datasets, level, f"{set_up}-{level}")
         else:
             plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
