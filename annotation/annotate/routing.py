@@ -452,7 +452,12 @@ def counted_after_sql(saved: str) -> str:
 def counted_parameters(saved: str, page: ItemPage, now: datetime) -> list:
     """The values of counted_after_sql's parameters, in their order in its SQL."""
     values = {"assignment": page.assignment_id, "item": page.item_id, "now": now, "k": page.answers_per_item}
-    return [values[name] for name in _COUNT_PARAMETER.findall(_counted_after_named_sql(saved))]
+    return [values[name] for name in _counted_parameter_names(saved)]
+
+
+@cache
+def _counted_parameter_names(saved: str) -> tuple[str, ...]:
+    return tuple(_COUNT_PARAMETER.findall(_counted_after_named_sql(saved)))
 
 
 _COUNT_PARAMETER = re.compile(r"%\((\w+)\)s")

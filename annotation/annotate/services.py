@@ -147,11 +147,9 @@ def save_answer(
         return _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
     # A routed item's first submitted answer moves its load from reserved to submitted, in the
     # same transaction as the answer (on PostgreSQL, a first save: in its one statement).
-    if page.answer_status is None and connection.vendor == "postgresql":
-        annotation = _new_annotation(page, answer, Annotation.Status.SUBMITTED, normalised_answer(page.subtask, answer),
-                                     metadata, active_ms, clock)
-        if _stored_as_first(annotation, counted=page):
-            return _saved(page, annotation, submit)
+    first = _first_save(page, answer, submit, active_ms, clock, metadata, counted=page)
+    if first is not None:
+        return first
     with transaction.atomic():
         outcome = _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
         if outcome.changed and page.answer_status != Annotation.Status.SUBMITTED and outcome.annotation.version == (
@@ -166,13 +164,11 @@ def _stored(
     metadata: dict,
 ) -> SaveOutcome:
     status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
-    normalised = normalised_answer(page.subtask, answer) if submit else ""
     try:
-        # Nothing was stored when the page was read: on PostgreSQL, try the one-statement first save.
-        if page.answer_status is None and connection.vendor == "postgresql":
-            annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
-            if _stored_as_first(annotation):
-                return _saved(page, annotation, submit)
+        first = _first_save(page, answer, submit, active_ms, clock, metadata)
+        if first is not None:
+            return first
+        normalised = normalised_answer(page.subtask, answer) if submit else ""
         with transaction.atomic():
             annotation = _locked_annotation(page)
             if (
@@ -217,6 +213,21 @@ def _stored(
             return SaveOutcome(current, changed=False)
         raise StaleVersion(current) from None
     return _saved(page, annotation, submit)
+
+
+def _first_save(
+    page: ItemPage, answer: object, submit: bool, active_ms: int, clock: str | None, metadata: dict,
+    counted: ItemPage | None = None,
+) -> SaveOutcome | None:
+    """Nothing was stored when the page was read: on PostgreSQL, the one-statement first save
+    (``counted``: the routed item's answer counted in it); None when it did not apply or the
+    item had an answer meanwhile (then the locking path decides)."""
+    if page.answer_status is not None or connection.vendor != "postgresql":
+        return None
+    status = Annotation.Status.SUBMITTED if submit else Annotation.Status.DRAFT
+    normalised = normalised_answer(page.subtask, answer) if submit else ""
+    annotation = _new_annotation(page, answer, status, normalised, metadata, active_ms, clock)
+    return _saved(page, annotation, submit) if _stored_as_first(annotation, counted) else None
 
 
 def _saved(page: ItemPage, annotation: Annotation, submit: bool) -> SaveOutcome:
