@@ -56,6 +56,11 @@ def cpu_by_process() -> dict[int, tuple[str, float]]:
     return processes
 
 
+def item_id(page: str) -> str:
+    """The id of the item of an item page or area (its answer's storage key names it)."""
+    return re.search(r'"storageKey": "\d+:(\d+)"', page).group(1)
+
+
 class Refused(Exception):
     pass
 
@@ -176,8 +181,7 @@ class Annotator:
 
     def answer(self, page: str) -> str:
         if self.answers_by_item is not None:
-            item = re.search(r'"storageKey": "\d+:(\d+)"', page).group(1)
-            return json.dumps(self.answers_by_item[item])
+            return json.dumps(self.answers_by_item[item_id(page)])
         return ANSWER if self.answers is None else json.dumps(self.answers[self.position() - 1])
 
     def item(self, page_times: list[float], save_times: list[float]) -> None:

@@ -6,15 +6,18 @@ hands it over, with the session cookie and CSRF token of a logged-in annotator (
 Reported per flow and subtask: the CPU time (time.process_time) of this process per request,
 mean and median, so that other work on the machine skews the figure little, and apart from it
 the CPU time of this process's PostgreSQL backend per save (<flow>_<subtask>_database_ms, from
-/proc: PostgreSQL on this machine; each run's setup of its annotator is counted in it).
+/proc: PostgreSQL on this machine; measured from the run's first request, its setup left out).
 --gunicorn sends the same requests to gunicorn (deploy/gunicorn.conf.py, one worker) and
-counts its worker's CPU instead (in ticks of 10 ms: use a few hundred saves).
+counts its worker's CPU instead (in ticks of 10 ms: use a few hundred saves). --routing saves
+through the item page of routed copies of the datasets (k = 3), made anew for each run, whose
+annotators answer whatever routing gives them, beside --others annotators holding reservations.
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/polis_profile SECRET_KEY=...
     python manage.py collectstatic --noinput     # DEBUG is off: the pages name collected files
     python bench/profile_saves.py --setup        # the campaign's datasets, once (drops the database)
     python bench/profile_saves.py [--saves 60] [--subtasks commas,...] [--flows page,api]
                                   [--profile page|api [--sort tottime] [--callees PATTERN]] [--gunicorn]
+                                  [--routing [--others 60]]
 
 --setup imports the six subtasks (bench/bench_campaign.py's sample items) into the database
 named by DATABASE_URL, which must be polis_profile or end with _profile. Every later run
@@ -23,6 +26,7 @@ makes new annotators with queues of their own, so runs can be repeated on the sa
 
 import argparse
 import cProfile
+import functools
 import io
 import json
 import os
@@ -150,33 +154,58 @@ def setup() -> None:
     import_campaign()
 
 
-def annotator_with_queue(dataset, length: int, tag: str):
-    """A new annotator with a queue of `length` items of the dataset, logged in; the realistic answers."""
-    import random
+def new_annotator(tag: str):
+    """A new annotator, logged in: the user and their session's key."""
     from importlib import import_module
 
-    from bench_campaign import realistic_answer
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
 
     from annotation.core.roles import ANNOTATOR
-    from annotation.models import Assignment
 
     user = User.objects.create_user(f"profile-{tag}-{time.time_ns()}", password=None)
     user.groups.add(Group.objects.get_or_create(name=ANNOTATOR)[0])
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[-1],
+                    HASH_SESSION_KEY: user.get_session_auth_hash()})
+    session.create()
+    return user, session.session_key
+
+
+def annotator_with_queue(dataset, length: int, tag: str):
+    """A new annotator with a queue of `length` items of the dataset, logged in; the realistic answers."""
+    import random
+
+    from bench_campaign import realistic_answer
+
+    from annotation.models import Assignment
+
+    user, session_key = new_annotator(tag)
     rng = random.Random(tag)
     items = list(dataset.items.select_related("gold").order_by("?")[:length])
     Assignment.objects.bulk_create(
         Assignment(dataset=dataset, item=item, annotator=user, position=position)
         for position, item in enumerate(items, start=1)
     )
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[-1],
-                    HASH_SESSION_KEY: user.get_session_auth_hash()})
-    session.create()
     answers = [realistic_answer(dataset.subtask, item.payload, item.gold.payload, rng) for item in items]
-    return user, session.session_key, items, answers
+    return user, session_key, items, answers
+
+
+def routed_annotator(dataset, others: int, tag: str):
+    """A new annotator of a routed dataset, logged in, and `others` annotators of it each holding
+    the reservation of their first item (the items in progress a campaign has)."""
+    from bench_campaign import PER_ITEM
+
+    from annotation.annotate.routing import next_item
+    from annotation.datasets.assigning import assign
+
+    users = [new_annotator(f"{tag}-other{number}")[0] for number in range(others)]
+    user, session_key = new_annotator(tag)
+    assign(dataset, [*users, user], PER_ITEM)
+    for other in users:
+        next_item(other, dataset.pk)
+    return user, session_key
 
 
 def database_cpu() -> float:
@@ -196,23 +225,35 @@ def clock(handler) -> float:
     return handler.cpu() if isinstance(handler, Gunicorn) else time.process_time()
 
 
-def page_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
-    """CPU seconds of each save & next through the item page (htmx), the next item included."""
-    from load import field  # the form fields of the page, as the load generator reads them
+def page_saves(handler, dataset, saves: int, profiler=None, routed: dict | None = None) -> tuple[list[float], float]:
+    """CPU seconds of each save & next through the item page (htmx), the next item included,
+    and of this process's PostgreSQL backend over all of them.
+    ``routed``: the dataset is routed, with the answer to each of its items (by id) and the
+    number of other annotators to hold reservations."""
+    from load import field, item_id  # the page as the load generator reads it
 
-    _, session_key, _, answers = annotator_with_queue(dataset, saves + 1, f"page-{dataset.subtask}")
+    if routed is None:
+        _, session_key, _, answers = annotator_with_queue(dataset, saves + 1, f"page-{dataset.subtask}")
+        path = urlsplit(Response(handler, environ("GET", f"/annotate/{dataset.pk}/", headers={
+            "Cookie": f"sessionid={session_key}"})).headers["location"]).path
+    else:
+        from annotation.annotate.routing import next_item
+
+        user, session_key = routed_annotator(dataset, routed["others"], f"routed-{dataset.subtask}")
+        path = f"/annotate/{dataset.pk}/{next_item(user, dataset.pk).position}/"
     cookie = f"sessionid={session_key}"
-    first = Response(handler, environ("GET", f"/annotate/{dataset.pk}/", headers={"Cookie": cookie}))
-    path = urlsplit(first.headers["location"]).path
     page = Response(handler, environ("GET", path, headers={"Cookie": cookie}))
     csrf = page.headers["set-cookie"].split("csrftoken=", 1)[1].split(";", 1)[0] if "set-cookie" in page.headers else None
     cookie += f"; csrftoken={csrf}"
     body = page.body
-    cpu = []
+    cpu, database_before = [], database_cpu()
     for _ in range(saves):
         token = field(body, "csrfmiddlewaretoken")
-        position = int(path.rstrip("/").rsplit("/", 1)[1])
-        fields = {"csrfmiddlewaretoken": token, "answer": json.dumps(answers[position - 1]), "version": field(body, "version"),
+        if routed is None:
+            answer = answers[int(path.rstrip("/").rsplit("/", 1)[1]) - 1]
+        else:
+            answer = routed["answers"][item_id(body)]
+        fields = {"csrfmiddlewaretoken": token, "answer": json.dumps(answer), "version": field(body, "version"),
                   "clock": field(body, "clock"), "intent": "submit", "active_ms": "1500"}
         headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
                    "HX-Current-URL": f"http://127.0.0.1{path}", "X-CSRFToken": token}
@@ -232,17 +273,18 @@ def page_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
         if path is None:
             break
         body = response.body
-    return cpu
+    return cpu, database_cpu() - database_before
 
 
-def api_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
-    """CPU seconds of each POST /api/annotations/ with a token."""
+def api_saves(handler, dataset, saves: int, profiler=None) -> tuple[list[float], float]:
+    """CPU seconds of each POST /api/annotations/ with a token, and of this process's
+    PostgreSQL backend over all of them."""
     from rest_framework.authtoken.models import Token
 
     user, _, items, answers = annotator_with_queue(dataset, saves, f"api-{dataset.subtask}")
     token = Token.objects.create(user=user)
     headers = {"Authorization": f"Token {token.key}", "Content-Type": "application/json", "Accept": "application/json"}
-    cpu = []
+    cpu, database_before = [], database_cpu()
     for item, answer in zip(items, answers):
         body = json.dumps({"item": item.pk, "answer": answer, "status": "submitted", "version": 0,
                            "active_ms": 1500}).encode()
@@ -257,7 +299,7 @@ def api_saves(handler, dataset, saves: int, profiler=None) -> list[float]:
         if profiler:
             profiler.disable()
         assert response.status == 201, (response.status, response.body[:500])
-    return cpu
+    return cpu, database_cpu() - database_before
 
 
 def main() -> None:
@@ -273,6 +315,10 @@ def main() -> None:
     parser.add_argument("--gunicorn", action="store_true", help="send the requests to gunicorn (one worker) "
                         "and count its worker's CPU time instead")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--routing", action="store_true", help="save & next on routed copies of the datasets "
+                        "(the page flow only)")
+    parser.add_argument("--others", type=int, default=60,
+                        help="--routing: other annotators of each copy holding a reservation (default 60)")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polis_site.settings")
     if args.setup:
@@ -286,22 +332,32 @@ def main() -> None:
     from annotation.models import Dataset
 
     handler = Gunicorn() if args.gunicorn else WSGIHandler()
-    datasets = {dataset.subtask: dataset for dataset in Dataset.objects.filter(pool_of=None)}
+    if args.routing:
+        from bench_campaign import routed_campaign
+
+        if args.flows != "page":
+            parser.error("--routing saves through the item page only: give --flows page")
+        copies, answers = routed_campaign(f"profile-{time.time_ns()}", args.others)
+        datasets = {dataset.subtask: dataset for dataset in copies}
+    else:
+        datasets = {dataset.subtask: dataset for dataset in Dataset.objects.filter(pool_of=None, routing=False)}
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     figures = {}
     for subtask in args.subtasks.split(","):
         dataset = datasets[subtask]
-        flows = [(flow, run) for flow, run in (("page", page_saves), ("api", api_saves)) if flow in args.flows]
+        page = page_saves
+        if args.routing:
+            page = functools.partial(page_saves, routed={"answers": answers[str(dataset.pk)], "others": args.others})
+        flows = [(flow, run) for flow, run in (("page", page), ("api", api_saves)) if flow in args.flows]
         # The first requests of a process load templates, translations and prepare statements.
         for _, run in flows:
             run(handler, dataset, 3)
         for flow, run in flows:
-            database_before = database_cpu()
-            cpu = run(handler, dataset, args.saves, profiler if args.profile == flow else None)
+            cpu, database = run(handler, dataset, args.saves, profiler if args.profile == flow else None)
             figures[f"{flow}_{subtask}_ms"] = round(1000 * statistics.mean(cpu), 3)
             figures[f"{flow}_{subtask}_median_ms"] = round(1000 * statistics.median(cpu), 3)
             if not args.gunicorn:  # gunicorn's workers have backends of their own
-                figures[f"{flow}_{subtask}_database_ms"] = round(1000 * (database_cpu() - database_before) / len(cpu), 3)
+                figures[f"{flow}_{subtask}_database_ms"] = round(1000 * database / len(cpu), 3)
     for flow in args.flows.split(","):
         means = [figures[f"{flow}_{subtask}_ms"] for subtask in args.subtasks.split(",")]
         figures[f"{flow}_mean_ms"] = round(statistics.mean(means), 3)

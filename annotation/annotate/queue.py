@@ -265,7 +265,9 @@ def _item_page_sql(where: str) -> str:
     # This item is left out of next_position: once submitted it is answered, which the query
     # cannot see yet. The previous position walks the queue's index back from this one and
     # stops at the first item not withdrawn (MAX() over the join would read the whole start
-    # of the queue).
+    # of the queue). A routed dataset's items are counted by the last one's ordinal (its items
+    # are numbered from 0 at import and never deleted one by one, only withdrawn): one index
+    # entry read instead of every item.
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
@@ -289,7 +291,7 @@ def _item_page_sql(where: str) -> str:
                {qualified_sql("a.annotator_id", "a.dataset_id")},
                d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL, COALESCE(d.answers_per_item, 0),
                CASE WHEN d.routing THEN COALESCE(d.quota, COALESCE(d.sample_size, (
-                   SELECT COUNT(*) FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
+                   SELECT MAX(every.ordinal) + 1 FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
                    SELECT COUNT(*) FROM {sql_rows.table(Item)} w
                    JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = w.id
                    WHERE w.withdrawn_at IS NOT NULL AND w.dataset_id = d.id)) ELSE 0 END

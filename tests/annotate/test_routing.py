@@ -17,6 +17,7 @@ from annotation.annotate import routing
 from annotation.annotate import services as annotating
 from annotation.annotate.queue import item_page
 from annotation.datasets.assigning import assign
+from annotation.datasets.organizing import withdraw_item
 from annotation.datasets.routing import routing_state, set_routing
 from annotation.datasets.sampling import set_sample
 from annotation.models import Annotation, Assignment, RoutedAnnotator, RoutedItem, RoutingOrder
@@ -212,6 +213,20 @@ def test_the_quota_bounds_the_items_and_the_progress_counts_against_it():
     assert (page.position, page.order_length, page.progress.submitted, page.progress.assigned) == (4, 4, 4, 4)
     assert routing.next_item(user, dataset.pk).state == routing.DONE
     assert routing.next_item(other, dataset.pk).state == routing.ITEM
+
+
+def test_the_progress_total_is_every_served_item_without_a_quota():
+    """Without a quota an annotator's order is every item less the withdrawn ones, or the sample."""
+    dataset, (user,) = routed(items=7, annotators=1, k=1)
+    withdraw_item(dataset.items.get(ordinal=6), make_user(role="organizer"), "a typo in the sentence")
+    page = item_page(user, dataset.pk, routing.next_item(user, dataset.pk).position)
+    assert (page.order_length, page.progress.assigned) == (6, 6)
+    sampled = make_dataset("commas", records(7))
+    set_sample(sampled, 5, seed=1)
+    sampled = set_routing(sampled, routing=True, answers_per_item=1)
+    assign(sampled, [user], 1)
+    page = item_page(user, sampled.pk, routing.next_item(user, sampled.pk).position)
+    assert (page.order_length, page.progress.assigned) == (5, 5)
 
 
 @pytest.mark.django_db(transaction=True)
