@@ -17,15 +17,20 @@ the dataset, a bounded batch); an answer that comes after that is stored and cou
 counted again as late. The choice reads a few small sets, none growing with the dataset
 (``_stage_sql``): the pilot, the items in progress (given to someone, short of k), the first
 untouched item from the annotator's cursor in their order, their own positions and skips.
+On PostgreSQL the usual choice (no pilot, room under the quota) is made and reserved in one
+statement (``_reserved_choice_sql``), and when the rules need nothing more, with the lock of the
+annotator's row and outside a transaction (``_served_in_one_statement``); the stages run one by
+one when it leaves the choice to them.
 """
 
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, When
 from django.utils import timezone
 
@@ -196,6 +201,10 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
     """Reserve the annotator's next item of the routed dataset (None: they are not one of its
     annotators). The item they hold a reservation of comes first (renewed)."""
     now = now or timezone.now()
+    if connection.vendor == "postgresql":
+        served = _served_in_one_statement(annotator, dataset_id, now)
+        if served is not None:
+            return served
     with transaction.atomic():
         member = _locked_member(annotator, dataset_id, now)
         if member is None:
@@ -223,6 +232,13 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
                 return Next(ITEM, _new_position(member, controls[0], until), until)
         params = {"dataset": dataset.pk, "annotator": annotator.pk, "k": dataset.answers_per_item, "room": room,
                   "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor}
+        if room and not dataset.pilot_size and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(_reserved_choice_sql(whole=False),
+                               {**params, "member": member.pk, "now": now, "until": until})
+                reserved = cursor.fetchone()
+            if reserved is not None:
+                return Next(ITEM, *reserved)
         cursor_before = member.cursor
         chosen = _choose(member, params, pilot=bool(dataset.pilot_size))
         if chosen is None:
@@ -328,6 +344,112 @@ def _choose(member: RoutedAnnotator, params: dict, *, pilot: bool) -> tuple[int,
     if best is None:
         best = _first("skipped", params)
     return _chosen(best) if best is not None else None
+
+
+def _served_in_one_statement(annotator: AbstractBaseUser, dataset_id: int, now: datetime) -> Next | None:
+    """The usual choice in one statement, the annotator's row locked in it, reserved and
+    committed with it (save & next's cost is its round trips and commits). None, having written
+    nothing: the rules need more than it reads (a reservation lapsed in the dataset, one the
+    annotator holds, their deadline past, their quota reached, a pilot, control items), the
+    stages must decide, or the choice raced another request of the same annotator's: having
+    waited for their row, the statement still sees the data from before the other's choice,
+    and its reservation is refused by the schema (one reservation per annotator and dataset;
+    one assignment per item and annotator); the transaction's path then finds theirs."""
+    params = {"dataset": dataset_id, "annotator": annotator.pk, "now": now}
+    try:
+        # A savepoint only inside a transaction (a test's): outside, the statement is one.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            with connection.cursor() as cursor:
+                cursor.execute(_reserved_choice_sql(whole=True), params)
+                reserved = cursor.fetchone()
+    except IntegrityError:
+        return None
+    return None if reserved is None else Next(ITEM, *reserved)
+
+
+@cache
+def _reserved_choice_sql(whole: bool) -> str:
+    """The usual choice, made and reserved in one PostgreSQL statement, returning the position
+    and the reservation's end: the item in progress of the largest load above 0, else the
+    first free untouched item of the annotator's window or the item in progress of load 0,
+    whichever comes first in their order. No row, having written nothing: the stages decide
+    (no item in progress has load, the window holds no free untouched item and does not reach
+    the end of the order, or nothing of either kind is free).
+    Its parameters are next_item's (``params``, the member, now, until); ``whole``: only the
+    dataset, the annotator and now, the statement locking the annotator's row and reading
+    the settings itself (the ``gate``), and choosing only when the rules need nothing more."""
+    # The untouched stage and the window's end are gated on the items in progress (one-time
+    # filters: not read at all when an item in progress has load), as _choose runs them; each
+    # stage locks its row as it does there. The cursor moves as _first_untouched moves it: to
+    # the untouched row found, or past the end of an order without one.
+    stage_columns = "(item_id, held, load, rank, position)"
+    assignments, items = sql_rows.table(Assignment), sql_rows.table(RoutedItem)
+    gate, member, until = "", "%(member)s", "%(until)s"
+    from_gate = {}
+    if whole:
+        gate, member, until = f"gate AS ({_gate_sql()}),", "(SELECT id FROM gate)", "(SELECT until FROM gate)"
+        from_gate = {"k": "(SELECT k FROM gate)", "cursor": "(SELECT cursor FROM gate)", "room": "TRUE"}
+
+    def settled(sql: str) -> str:
+        return _SETTING.sub(lambda found: from_gate.get(found.group(1), found.group(0)), sql)
+
+    return f"""WITH {gate}
+        progress{stage_columns} AS ({settled(_stage_sql("in_progress", True))}),
+        untouched{stage_columns} AS (
+            SELECT * FROM ({settled(_stage_sql("untouched", True))}) first_untouched
+            WHERE NOT EXISTS (SELECT 1 FROM progress WHERE load > 0)),
+        order_ends AS (
+            SELECT NOT EXISTS (SELECT 1 FROM progress WHERE load > 0) AND NOT EXISTS (SELECT 1 FROM untouched)
+                   AND NOT EXISTS ({settled(_window_end_sql())}) AS in_window),
+        chosen AS (
+            SELECT * FROM (SELECT * FROM progress UNION ALL SELECT * FROM untouched) candidate
+            WHERE load > 0 OR EXISTS (SELECT 1 FROM untouched) OR (SELECT in_window FROM order_ends)
+            ORDER BY load DESC, rank LIMIT 1),
+        counted AS (
+            UPDATE {items} r SET reserved = r.reserved + 1, touched = TRUE FROM chosen WHERE r.item_id = chosen.item_id),
+        member AS (
+            UPDATE {sql_rows.table(RoutedAnnotator)} m
+            SET served = m.served + (chosen.held IS NULL)::int,
+                cursor = COALESCE((SELECT rank FROM untouched),
+                                  CASE WHEN (SELECT in_window FROM order_ends) THEN {EXHAUSTED} END, m.cursor)
+            FROM chosen WHERE m.id = {member}
+            RETURNING m.served),
+        renewed AS (
+            UPDATE {assignments} a SET reserved_until = {until}, reservation_lapsed = FALSE
+            FROM chosen WHERE a.id = chosen.held
+            RETURNING a.position, a.reserved_until),
+        inserted AS (
+            INSERT INTO {assignments}
+                (dataset_id, item_id, annotator_id, position, created_at, reserved_until, reservation_lapsed)
+            SELECT %(dataset)s, chosen.item_id, %(annotator)s, member.served, %(now)s, {until}, FALSE
+            FROM chosen, member WHERE chosen.held IS NULL
+            RETURNING position, reserved_until)
+        SELECT * FROM inserted UNION ALL SELECT * FROM renewed"""
+
+
+# The stages' parameters that the whole statement reads from its gate instead.
+_SETTING = re.compile(r"%\((k|cursor|room)\)s")
+
+
+def _gate_sql() -> str:
+    """The annotator's row, locked, with what the whole statement's choice needs (their
+    cursor, k, the reservation's end as reservation_end computes it), when the rules need
+    nothing more than it reads: no reservation lapsed in the dataset (as _member_sql finds one)
+    and none held by the annotator, their deadline not past, room under their quota
+    (``member.quota or dataset.quota``), no pilot and no control items."""
+    assignments = sql_rows.table(Assignment)
+    return f"""SELECT m.id, m.cursor, d.answers_per_item AS k,
+            LEAST(%(now)s::timestamptz + make_interval(mins => d.reservation_minutes), m.deadline) AS until
+        FROM {sql_rows.table(RoutedAnnotator)} m JOIN {sql_rows.table(Dataset)} d ON d.id = m.dataset_id AND d.routing
+        WHERE m.dataset_id = %(dataset)s AND m.annotator_id = %(annotator)s
+          AND (m.deadline IS NULL OR m.deadline > %(now)s)
+          AND (COALESCE(NULLIF(m.quota, 0), d.quota) IS NULL OR m.served < COALESCE(NULLIF(m.quota, 0), d.quota))
+          AND d.pilot_size = 0 AND d.control_rate = 0
+          AND NOT EXISTS (SELECT 1 FROM {assignments} h WHERE h.dataset_id = m.dataset_id
+                          AND h.annotator_id = m.annotator_id AND h.reserved_until IS NOT NULL)
+          AND COALESCE((SELECT min(x.reserved_until) FROM {assignments} x WHERE x.dataset_id = m.dataset_id) >= %(now)s,
+                       TRUE)
+        FOR UPDATE OF m"""
 
 
 def _chosen(row: tuple) -> tuple[int, int | None, int | None]:

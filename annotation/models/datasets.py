@@ -224,6 +224,10 @@ class Assignment(models.Model):
             models.UniqueConstraint(
                 fields=["dataset", "annotator", "position"], name="assignment_unique_position"
             ),
+            # Routing reserves an annotator one item at a time (next_item renews the one they
+            # hold); in the schema, so that two of their requests at once cannot take two.
+            models.UniqueConstraint(fields=["dataset", "annotator"], condition=Q(reserved_until__isnull=False),
+                                    name="assignment_one_reservation"),
         ]
         # The open reservations only (few): what routing releases when they expire.
         indexes = [
