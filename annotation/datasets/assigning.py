@@ -18,6 +18,7 @@ at most once per annotator; when the pool is used up, the queue goes on without 
 import random
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -170,9 +171,11 @@ def release_items(
     )
 
 
-def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
+def join(dataset: Dataset, annotators: list[User], *, quota: int | None = None,
+         deadline: datetime | None = None) -> AssignmentResult:
     """Make the annotators the routed dataset's (those already in it aside), each with their own
-    order of its items, drawn once: ``added`` counts the items each may now be given."""
+    order of its items, drawn once, and ``quota`` and ``deadline`` of their own (a panel
+    participant's): ``added`` counts the items each may now be given."""
     check_annotators(dataset, annotators)
     with transaction.atomic():
         # FOR NO KEY UPDATE: joins wait for each other, while the positions routing inserts
@@ -184,7 +187,7 @@ def join(dataset: Dataset, annotators: list[User]) -> AssignmentResult:
         for user in annotators:
             if user.pk in present:
                 continue
-            RoutedAnnotator.objects.create(dataset=dataset, annotator=user)
+            RoutedAnnotator.objects.create(dataset=dataset, annotator=user, quota=quota, deadline=deadline)
             insert_order(dataset, user, annotator_order(dataset, user, item_ids))
             added[user.get_username()] = len(item_ids)
     return AssignmentResult(added=added, removed={})

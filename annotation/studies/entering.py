@@ -164,9 +164,7 @@ def enter(study: Study, entry: PanelEntry, now: datetime | None = None) -> Study
                 deadline=now + timedelta(minutes=study.deadline_minutes),
             )
             for step in study.steps.select_related("dataset"):
-                join(step.dataset, [user])
-                RoutedAnnotator.objects.filter(dataset=step.dataset, annotator=user).update(
-                    quota=step.quota, deadline=participant.deadline)
+                join(step.dataset, [user], quota=step.quota, deadline=participant.deadline)
             if study.campaign_id is not None:
                 # The campaign's row locked: entries that name people at once take numbers in turn.
                 Campaign.objects.select_for_update().get(pk=study.campaign_id)
