@@ -48,6 +48,13 @@ DONE = "done"  # nothing remains for the annotator
 RELEASED_AT_ONCE = 200
 
 
+# Datasets whose settings (a pilot, control items) send every choice the transaction's way, as
+# last seen by this process: the one statement is not tried for them, which would read those
+# settings only to leave the choice to that way. A hint: the statement checks the settings
+# itself, so a stale entry costs a round trip or the shortcut, never a wrong item.
+_CHOSEN_STEP_BY_STEP: set[int] = set()
+
+
 @dataclass(frozen=True)
 class Next:
     state: str  # ITEM, WAITING or DONE
@@ -201,7 +208,7 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
     """Reserve the annotator's next item of the routed dataset (None: they are not one of its
     annotators). The item they hold a reservation of comes first (renewed)."""
     now = now or timezone.now()
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and dataset_id not in _CHOSEN_STEP_BY_STEP:
         served = _served_in_one_statement(annotator, dataset_id, now)
         if served is not None:
             return served
@@ -214,6 +221,10 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
             # on a choice: a choice locks its one counter last).
             release_expired(dataset_id, now)
         dataset = member.dataset
+        if dataset.pilot_size or dataset.control_rate:
+            _CHOSEN_STEP_BY_STEP.add(dataset.pk)
+        else:
+            _CHOSEN_STEP_BY_STEP.discard(dataset.pk)
         if member.deadline is not None and now >= member.deadline:
             # Past their deadline (a study participant's): nothing more; a reservation they
             # held lapsed with it and is released as any other.
@@ -233,10 +244,8 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
         params = {"dataset": dataset.pk, "annotator": annotator.pk, "k": dataset.answers_per_item, "room": room,
                   "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor}
         if room and not dataset.pilot_size and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(_reserved_choice_sql(whole=False),
-                               {**params, "member": member.pk, "now": now, "until": until})
-                reserved = cursor.fetchone()
+            reserved = _one_row(_reserved_choice_sql(whole=False),
+                                {**params, "member": member.pk, "now": now, "until": until})
             if reserved is not None:
                 return Next(ITEM, *reserved)
         cursor_before = member.cursor
@@ -314,8 +323,12 @@ def _save_cursor(member: RoutedAnnotator, before: int) -> None:
 
 
 def _first(stage: str, params: dict) -> tuple | None:
+    return _one_row(_stage_sql(stage, connection.features.has_select_for_update_skip_locked), params)
+
+
+def _one_row(sql: str, params: dict) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_stage_sql(stage, connection.features.has_select_for_update_skip_locked), params)
+        cursor.execute(sql, params)
         return cursor.fetchone()
 
 
@@ -359,9 +372,7 @@ def _served_in_one_statement(annotator: AbstractBaseUser, dataset_id: int, now: 
     try:
         # A savepoint only inside a transaction (a test's): outside, the statement is one.
         with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            with connection.cursor() as cursor:
-                cursor.execute(_reserved_choice_sql(whole=True), params)
-                reserved = cursor.fetchone()
+            reserved = _one_row(_reserved_choice_sql(whole=True), params)
     except IntegrityError:
         return None
     return None if reserved is None else Next(ITEM, *reserved)

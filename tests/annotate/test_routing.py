@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection, connections
 from django.db.models import Count, Q
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from psycopg.sql import Literal
 
@@ -179,6 +180,22 @@ def test_every_nth_item_served_is_a_control_item():
     assert len(controls) == 3 and len(served) == 15
     assert all((position - 1) // 4 == block for block, position in enumerate(controls))
     assert RoutedItem.objects.filter(dataset=dataset, submitted=1).count() == 12
+
+
+def test_a_dataset_with_control_items_is_not_tried_in_one_statement_once_seen():
+    dataset, (user,) = routed(items=12, annotators=1, k=1)
+    dataset.control_rate, dataset.control_seed = 4, "s"
+    dataset.save()
+    submit(user, dataset, routing.next_item(user, dataset.pk).position)
+    with CaptureQueriesContext(connection) as queries:
+        routing.next_item(user, dataset.pk)
+    assert not any(query["sql"].startswith("WITH gate AS") for query in queries.captured_queries)
+    dataset.control_rate = 0
+    dataset.save()
+    submit(user, dataset, routing.next_item(user, dataset.pk).position)  # seen plain again
+    with CaptureQueriesContext(connection) as queries:
+        routing.next_item(user, dataset.pk)
+    assert [query["sql"].startswith("WITH gate AS") for query in queries.captured_queries] == [False, True, False]
 
 
 def test_items_outside_the_sample_are_never_served_nor_answered(client):
