@@ -31,13 +31,13 @@ from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, F, When
+from django.db.models import Case, F, Max, When
 from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
 from annotation.annotate.signals import routed_queue_finished
 from annotation.core import sql_rows
-from annotation.datasets.assigning import control_items_left, is_control_position
+from annotation.datasets.assigning import control_items_left, extend_order, is_control_position
 from annotation.models import Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem, RoutingOrder
 
 ITEM = "item"  # an item is reserved for the annotator: its position
@@ -67,7 +67,7 @@ EXHAUSTED = 2**31 - 1
 
 
 @cache
-def _stage_sql(stage: str, skip_locked: bool) -> str:
+def _stage_sql(stage: str, postgresql: bool) -> str:
     """SQL of one stage of the choice (each reads a set whose size does not grow with the
     dataset), returning (item id, the annotator's assignment of it or NULL, load, rank, the assignment's
     position or NULL):
@@ -78,10 +78,21 @@ def _stage_sql(stage: str, skip_locked: bool) -> str:
     - ``untouched``: the first item never given to anyone in the annotator's order, from their
       cursor (which passes over the items others took, each once);
     - ``own``: the annotator's own items (positions they hold: at their quota), skipped last;
-    - ``skipped``: the items the annotator skipped, oldest skip first."""
+    - ``skipped``: the items the annotator skipped, oldest skip first.
+
+    ``postgresql``: with the row lock (FOR UPDATE SKIP LOCKED) and the planner's fences (OFFSET 0,
+    which SQLite, the demo's database, refuses without a LIMIT)."""
+    fence = "OFFSET 0" if postgresql else ""
+    window_ids = f"= ANY(ARRAY({_window_sql('o.item_id')}))" if postgresql else f"IN ({_window_sql('o.item_id')})"
     mine = f"""LEFT JOIN {sql_rows.table(Assignment)} h ON h.item_id = r.item_id AND h.annotator_id = %(annotator)s"""
     item = f"JOIN {sql_rows.table(Item)} i ON i.id = r.item_id AND i.withdrawn_at IS NULL"
-    order = f"JOIN {sql_rows.table(RoutingOrder)} o ON o.annotator_id = %(annotator)s AND o.item_id = r.item_id"
+    # LEFT JOIN: an annotator's order is stored a chunk at a time (assigning.extend_order), and
+    # an item someone else took may lie beyond it: after every stored rank, in a seeded order
+    # of the annotator's own.
+    order = f"LEFT JOIN {sql_rows.table(RoutingOrder)} o ON o.annotator_id = %(annotator)s AND o.item_id = r.item_id"
+    # A multiplier of the annotator's own modulo a prime: the same SQL on SQLite (the demo).
+    # (o.rank IS NULL first: SQLite sorts NULL before every number.)
+    beyond_stored = "o.rank IS NULL, o.rank, (r.item_id + 1) * (2 * %(annotator)s + 1) %% 1000003"
     unanswered = f"""NOT EXISTS (SELECT 1 FROM {sql_rows.table(Annotation)} s
         WHERE s.item_id = r.item_id AND s.annotator_id = %(annotator)s AND s.status = 'submitted')"""
     free = "(h.id IS NULL OR h.reserved_until IS NULL) AND (%(room)s OR h.id IS NOT NULL)"
@@ -95,15 +106,18 @@ def _stage_sql(stage: str, skip_locked: bool) -> str:
         # the subquery apart; it reads ids only, so that the lock takes only the row chosen):
         # the generic plan of the plain join read every item of the dataset.
         "in_progress": f"""FROM (SELECT item_id FROM {items} WHERE dataset_id = %(dataset)s AND touched AND NOT complete
-                  OFFSET 0) p
+                  {fence}) p
             JOIN {items} r ON r.item_id = p.item_id {order} {item} {mine}
             WHERE r.touched AND NOT r.complete AND r.pilot_rank IS NULL AND {below_k} AND o.skipped_at IS NULL
               AND {unanswered} AND {free}
-            ORDER BY r.submitted + r.reserved DESC, o.rank""",
+            ORDER BY r.submitted + r.reserved DESC, {beyond_stored}""",
         # A window of the order from the cursor, read in the index's order: with the whole
         # rest of the order to join, PostgreSQL sorted all of it for every choice.
+        # The window's counters looked up by their keys (= ANY of the window's ids): with the
+        # join alone, the generic plan for an order stored a chunk at a time hashed every routed
+        # item of the dataset.
         "untouched": f"""FROM ({_window_sql("o.*")}) o
-            JOIN {items} r ON r.item_id = o.item_id {item} {mine}
+            JOIN {items} r ON r.item_id = o.item_id AND r.item_id {window_ids} {item} {mine}
             WHERE NOT r.touched AND r.pilot_rank IS NULL
             ORDER BY o.rank""",
         # Their positions read first (OFFSET 0: the planner keeps the subquery apart): the
@@ -111,17 +125,17 @@ def _stage_sql(stage: str, skip_locked: bool) -> str:
         # read every routed item of the database.
         "own": f"""FROM (SELECT * FROM {sql_rows.table(Assignment)}
                   WHERE dataset_id = %(dataset)s AND annotator_id = %(annotator)s AND reserved_until IS NULL
-                  OFFSET 0) h
+                  {fence}) h
             JOIN {items} r ON r.item_id = h.item_id {order} {item}
             WHERE r.pilot_rank IS NULL AND {below_k} AND {unanswered}
-            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
+            ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.submitted + r.reserved DESC, {beyond_stored}""",
         "skipped": f"""FROM {sql_rows.table(RoutingOrder)} o
             JOIN {items} r ON r.item_id = o.item_id {item} {mine}
             WHERE o.dataset_id = %(dataset)s AND o.annotator_id = %(annotator)s AND o.skipped_at IS NOT NULL
               AND r.pilot_rank IS NULL AND {below_k} AND {unanswered} AND {free}
             ORDER BY o.skipped_at, r.submitted + r.reserved DESC, o.rank""",
     }[stage]
-    lock = " FOR UPDATE OF r SKIP LOCKED" if skip_locked else ""
+    lock = " FOR UPDATE OF r SKIP LOCKED" if postgresql else ""
     return f"SELECT r.item_id, h.id, r.submitted + r.reserved, o.rank, h.position {query} LIMIT 1{lock}"
 
 
@@ -143,21 +157,22 @@ def _window_end_sql() -> str:
     return _window_sql("o.rank", offset=UNTOUCHED_WINDOW - 1)
 
 
-def _first_untouched(params: dict) -> tuple[tuple | None, int]:
+def _first_untouched(member: RoutedAnnotator, params: dict) -> tuple[tuple | None, int]:
     """The untouched stage's row (None: nothing untouched is free) and the cursor after it:
     its rank, else EXHAUSTED. A window without a free untouched item moves the cursor past it
-    (its items were taken by others: each is passed over once) and the next window is read."""
+    (its items were taken by others: each is passed over once) and the next window is read;
+    one that reaches the end of the stored order has the next chunk of it stored first
+    (``member`` is locked)."""
     cursor = params["cursor"]
     while cursor < EXHAUSTED:
         row = _first("untouched", {**params, "cursor": cursor})
         if row is not None:
             return row, row[3]
-        with connection.cursor() as database:
-            database.execute(_window_end_sql(), {**params, "cursor": cursor})
-            window_end = database.fetchone()
-        if window_end is None:  # the window was the rest of the order
+        window_end = _one_row(_window_end_sql(), {**params, "cursor": cursor})
+        if window_end is not None:
+            cursor = window_end[0] + 1
+        elif member.order_complete or not extend_order(member):  # the window was the rest of the order
             break
-        cursor = window_end[0] + 1
     return None, EXHAUSTED
 
 
@@ -242,7 +257,8 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
             if controls:
                 return Next(ITEM, _new_position(member, controls[0], until), until)
         params = {"dataset": dataset.pk, "annotator": annotator.pk, "k": dataset.answers_per_item, "room": room,
-                  "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor}
+                  "open": dataset.pilot_open or not dataset.pilot_size, "cursor": member.cursor,
+                  "complete": member.order_complete}
         if room and not dataset.pilot_size and connection.vendor == "postgresql":
             reserved = _one_row(_reserved_choice_sql(whole=False),
                                 {**params, "member": member.pk, "now": now, "until": until})
@@ -323,7 +339,7 @@ def _save_cursor(member: RoutedAnnotator, before: int) -> None:
 
 
 def _first(stage: str, params: dict) -> tuple | None:
-    return _one_row(_stage_sql(stage, connection.features.has_select_for_update_skip_locked), params)
+    return _one_row(_stage_sql(stage, connection.vendor == "postgresql"), params)
 
 
 def _one_row(sql: str, params: dict) -> tuple | None:
@@ -351,8 +367,9 @@ def _choose(member: RoutedAnnotator, params: dict, *, pilot: bool) -> tuple[int,
         return _chosen(chosen) if chosen is not None else None
     best = _first("in_progress", params)
     if best is None or best[2] == 0:
-        untouched, member.cursor = _first_untouched(params)
-        if untouched is not None and (best is None or untouched[3] < best[3]):
+        untouched, member.cursor = _first_untouched(member, params)
+        # An item in progress without a rank lies beyond the stored order: after the untouched.
+        if untouched is not None and (best is None or best[3] is None or untouched[3] < best[3]):
             best = untouched
     if best is None:
         best = _first("skipped", params)
@@ -385,7 +402,7 @@ def _reserved_choice_sql(whole: bool) -> str:
     first free untouched item of the annotator's window or the item in progress of load 0,
     whichever comes first in their order. No row, having written nothing: the stages decide
     (no item in progress has load, the window holds no free untouched item and does not reach
-    the end of the order, or nothing of either kind is free).
+    the end of the order or that end is not stored yet, or nothing of either kind is free).
     Its parameters are next_item's (``params``, the member, now, until); ``whole``: only the
     dataset, the annotator and now, the statement locking the annotator's row and reading
     the settings itself (the ``gate``), and choosing only when the rules need nothing more."""
@@ -399,7 +416,8 @@ def _reserved_choice_sql(whole: bool) -> str:
     from_gate = {}
     if whole:
         gate, member, until = f"gate AS ({_gate_sql()}),", "(SELECT id FROM gate)", "(SELECT until FROM gate)"
-        from_gate = {"k": "(SELECT k FROM gate)", "cursor": "(SELECT cursor FROM gate)", "room": "TRUE"}
+        from_gate = {"k": "(SELECT k FROM gate)", "cursor": "(SELECT cursor FROM gate)", "room": "TRUE",
+                     "complete": "(SELECT order_complete FROM gate)"}
 
     def settled(sql: str) -> str:
         return _SETTING.sub(lambda found: from_gate.get(found.group(1), found.group(0)), sql)
@@ -410,8 +428,8 @@ def _reserved_choice_sql(whole: bool) -> str:
             SELECT * FROM ({settled(_stage_sql("untouched", True))}) first_untouched
             WHERE NOT EXISTS (SELECT 1 FROM progress WHERE load > 0)),
         order_ends AS (
-            SELECT NOT EXISTS (SELECT 1 FROM progress WHERE load > 0) AND NOT EXISTS (SELECT 1 FROM untouched)
-                   AND NOT EXISTS ({settled(_window_end_sql())}) AS in_window),
+            SELECT {settled("%(complete)s")} AND NOT EXISTS (SELECT 1 FROM progress WHERE load > 0)
+                   AND NOT EXISTS (SELECT 1 FROM untouched) AND NOT EXISTS ({settled(_window_end_sql())}) AS in_window),
         chosen AS (
             SELECT * FROM (SELECT * FROM progress UNION ALL SELECT * FROM untouched) candidate
             WHERE load > 0 OR EXISTS (SELECT 1 FROM untouched) OR (SELECT in_window FROM order_ends)
@@ -439,7 +457,7 @@ def _reserved_choice_sql(whole: bool) -> str:
 
 
 # The stages' parameters that the whole statement reads from its gate instead.
-_SETTING = re.compile(r"%\((k|cursor|room)\)s")
+_SETTING = re.compile(r"%\((k|cursor|room|complete)\)s")
 
 
 def _gate_sql() -> str:
@@ -449,7 +467,7 @@ def _gate_sql() -> str:
     and none held by the annotator, their deadline not past, room under their quota
     (``member.quota or dataset.quota``), no pilot and no control items."""
     assignments = sql_rows.table(Assignment)
-    return f"""SELECT m.id, m.cursor, d.answers_per_item AS k,
+    return f"""SELECT m.id, m.cursor, m.order_complete, d.answers_per_item AS k,
             LEAST(%(now)s::timestamptz + make_interval(mins => d.reservation_minutes), m.deadline) AS until
         FROM {sql_rows.table(RoutedAnnotator)} m JOIN {sql_rows.table(Dataset)} d ON d.id = m.dataset_id AND d.routing
         WHERE m.dataset_id = %(dataset)s AND m.annotator_id = %(annotator)s
@@ -518,13 +536,22 @@ def skip(page: ItemPage, now: datetime | None = None) -> None:
     annotator's order (it keeps its position)."""
     now = now or timezone.now()
     with transaction.atomic():
+        # The annotator's row first, as a choice locks it before their assignments: a skipped
+        # item beyond their stored order takes the rank after it, and two writers never one.
+        RoutedAnnotator.objects.select_for_update().filter(dataset_id=page.dataset_id,
+                                                           annotator_id=page.annotator_id).first()
         held = Assignment.objects.select_for_update().filter(pk=page.assignment_id, reserved_until__isnull=False)
         if held.exists():
             held.update(reserved_until=None, skipped_at=now)
             RoutedItem.objects.filter(item_id=page.item_id).update(reserved=F("reserved") - 1)
         else:
             Assignment.objects.filter(pk=page.assignment_id).update(skipped_at=now)
-        RoutingOrder.objects.filter(annotator_id=page.annotator_id, item_id=page.item_id).update(skipped_at=now)
+        order = RoutingOrder.objects.filter(dataset_id=page.dataset_id, annotator_id=page.annotator_id)
+        if not order.filter(item_id=page.item_id).update(skipped_at=now):
+            # An item another annotator took first, beyond the order stored for this one.
+            RoutingOrder.objects.create(dataset_id=page.dataset_id, annotator_id=page.annotator_id,
+                                        item_id=page.item_id, skipped_at=now,
+                                        rank=(order.aggregate(last=Max("rank"))["last"] or 0) + 1)
 
 
 def count_submission(page: ItemPage, now: datetime | None = None) -> None:

@@ -171,41 +171,71 @@ def release_items(
     )
 
 
+# Rows of an annotator's order written when they join (two windows of the untouched stage,
+# annotation.annotate.routing.UNTOUCHED_WINDOW); each later chunk doubles what is stored.
+FIRST_ORDER_ROWS = 128
+
+
 def join(dataset: Dataset, annotators: list[User], *, quota: int | None = None,
          deadline: datetime | None = None) -> AssignmentResult:
     """Make the annotators the routed dataset's (those already in it aside), each with their own
-    order of its items, drawn once, and ``quota`` and ``deadline`` of their own (a panel
+    order of its items, drawn once (its first FIRST_ORDER_ROWS rows stored, the rest as
+    extend_order needs them), and ``quota`` and ``deadline`` of their own (a panel
     participant's): ``added`` counts the items each may now be given."""
     check_annotators(dataset, annotators)
     with transaction.atomic():
         # FOR NO KEY UPDATE: joins wait for each other, while the positions routing inserts
         # meanwhile (whose foreign key takes a key-share lock of this row) do not wait.
         dataset = Dataset.objects.select_for_update(no_key=True).get(pk=dataset.pk)
-        present = set(dataset.routed_annotators.values_list("annotator_id", flat=True))
-        item_ids = list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
+        present = set(dataset.routed_annotators.filter(annotator__in=annotators).values_list("annotator_id", flat=True))
+        item_ids = routed_item_ids(dataset)
         added: dict[str, int] = {}
         for user in annotators:
             if user.pk in present:
                 continue
-            RoutedAnnotator.objects.create(dataset=dataset, annotator=user, quota=quota, deadline=deadline)
-            insert_order(dataset, user, annotator_order(dataset, user, item_ids))
+            order = annotator_order(dataset, user, item_ids)
+            RoutedAnnotator.objects.create(dataset=dataset, annotator=user, quota=quota, deadline=deadline,
+                                           order_complete=len(order) <= FIRST_ORDER_ROWS)
+            insert_order(dataset, user, order[:FIRST_ORDER_ROWS])
             added[user.get_username()] = len(item_ids)
     return AssignmentResult(added=added, removed={})
 
 
-def insert_order(dataset: Dataset, user: User, item_ids: list[int]) -> None:
+def routed_item_ids(dataset: Dataset) -> list[int]:
+    """The routed dataset's items, in input order: what annotator_order shuffles."""
+    return list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
+
+
+def extend_order(member: RoutedAnnotator) -> bool:
+    """Store the next chunk of the annotator's order (``member`` locked, its dataset and
+    annotator loaded): as many rows as are stored, at least FIRST_ORDER_ROWS, of the items
+    not stored yet, in the order drawn when they joined. Returns whether rows were added;
+    ``order_complete`` is saved once nothing is left."""
+    dataset, user = member.dataset, member.annotator
+    stored = RoutingOrder.objects.filter(dataset=dataset, annotator=user)
+    ranked = dict(stored.values_list("item_id", "rank"))
+    rest = [item_id for item_id in annotator_order(dataset, user, routed_item_ids(dataset)) if item_id not in ranked]
+    chunk = rest[: max(FIRST_ORDER_ROWS, len(ranked))]
+    insert_order(dataset, user, chunk, after=max(ranked.values(), default=0))
+    member.order_complete = len(chunk) == len(rest)
+    if member.order_complete:
+        member.save(update_fields=["order_complete"])
+    return bool(chunk)
+
+
+def insert_order(dataset: Dataset, user: User, item_ids: list[int], after: int = 0) -> None:
     """The annotator's order of the routed dataset's items (``item_ids`` in that order) as
-    their RoutingOrder rows, ranks from 1."""
+    their RoutingOrder rows, ranks from ``after`` + 1."""
     if connection.vendor == "postgresql":
         # One statement of one array: a row object and five parameters per item (bulk_create)
         # took a panel participant's entry most of its time (1,000 items: 61 ms against 9 ms).
         with connection.cursor() as cursor:
             cursor.execute(f"""INSERT INTO {sql_rows.table(RoutingOrder)} (dataset_id, annotator_id, item_id, rank)
-                SELECT %s, %s, t.item_id, t.rank FROM unnest(%s::bigint[]) WITH ORDINALITY AS t(item_id, rank)""",
-                           [dataset.pk, user.pk, item_ids])
+                SELECT %s, %s, t.item_id, %s + t.rank FROM unnest(%s::bigint[]) WITH ORDINALITY AS t(item_id, rank)""",
+                           [dataset.pk, user.pk, after, item_ids])
         return
     RoutingOrder.objects.bulk_create([RoutingOrder(dataset=dataset, annotator=user, item_id=item_id, rank=rank)
-                                      for rank, item_id in enumerate(item_ids, start=1)], batch_size=2000)
+                                      for rank, item_id in enumerate(item_ids, start=after + 1)], batch_size=2000)
 
 
 def _leave_routing(dataset: Dataset, departed: User) -> AssignmentResult:

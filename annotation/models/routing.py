@@ -26,6 +26,10 @@ class RoutedAnnotator(models.Model):
     # are given nothing more and their reservations lapse (a study participant's deadline).
     quota = models.PositiveIntegerField(_("items at most"), null=True, blank=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Their order is stored a chunk at a time, as their cursor reaches the end of what is stored
+    # (annotation.datasets.assigning.extend_order): a panel participant with a quota of 5 items
+    # of 1,000 needs a few rows of it, and the rows written at the entry were its cost.
+    order_complete = models.BooleanField(_("whole order stored"), default=False)
 
     class Meta:
         ordering = ["dataset", "annotator"]

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from psycopg.sql import Literal
@@ -17,7 +17,8 @@ from psycopg.sql import Literal
 from annotation.annotate import routing
 from annotation.annotate import services as annotating
 from annotation.annotate.queue import item_page
-from annotation.datasets.assigning import assign
+from annotation.datasets import assigning
+from annotation.datasets.assigning import annotator_order, assign, routed_item_ids
 from annotation.datasets.organizing import withdraw_item
 from annotation.datasets.routing import routing_state, set_routing
 from annotation.datasets.sampling import set_sample
@@ -162,6 +163,47 @@ def test_skip_releases_the_item_and_it_comes_back_only_after_every_other():
     assert back.position == first.position  # the skipped item, in its own place
     submit(user, dataset, back.position)
     assert routing.next_item(user, dataset.pk).state == routing.DONE
+
+
+def served_item(user, dataset) -> int:
+    return item_page(user, dataset.pk, routing.next_item(user, dataset.pk).position).item_id
+
+
+# Chunks of 4 rows: the window of the untouched stage (64 rows) reaches past each.
+SMALL_CHUNKS = 4
+
+
+def test_an_order_stored_a_chunk_at_a_time_serves_every_item_once_in_the_order_drawn(monkeypatch):
+    monkeypatch.setattr(assigning, "FIRST_ORDER_ROWS", SMALL_CHUNKS)
+    items = SMALL_CHUNKS * 3 + 5  # chunks of 4, 4, 8, then the last 5
+    dataset, (user,) = routed(items=items, annotators=1, k=1)
+    member = RoutedAnnotator.objects.get(dataset=dataset, annotator=user)
+    assert RoutingOrder.objects.filter(annotator=user).count() == SMALL_CHUNKS and not member.order_complete
+    seen = []
+    for _ in range(items):
+        seen.append(served_item(user, dataset))
+        submit(user, dataset, Assignment.objects.get(annotator=user, item_id=seen[-1]).position)
+    assert seen == annotator_order(dataset, user, routed_item_ids(dataset))
+    assert routing.next_item(user, dataset.pk).state == routing.DONE
+    ranked = list(RoutingOrder.objects.filter(annotator=user).order_by("rank").values_list("item_id", "rank"))
+    assert ranked == [(item_id, rank) for rank, item_id in enumerate(seen, start=1)]
+    assert RoutedAnnotator.objects.get(pk=member.pk).order_complete
+
+
+def test_an_item_in_progress_beyond_the_stored_order_is_served_first_and_its_skip_comes_back_last(monkeypatch):
+    monkeypatch.setattr(assigning, "FIRST_ORDER_ROWS", SMALL_CHUNKS)
+    dataset, (first, second) = routed(items=SMALL_CHUNKS * 4, annotators=2, k=2)
+    stored = set(RoutingOrder.objects.filter(annotator=second).values_list("item_id", flat=True))
+    # The first annotator skips their items until one lies beyond the second's stored order.
+    while (taken := served_item(first, dataset)) in stored:
+        routing.skip(item_page(first, dataset.pk, Assignment.objects.get(annotator=first, item_id=taken).position))
+    assert served_item(second, dataset) == taken  # the one item of load 1
+    page = item_page(second, dataset.pk, Assignment.objects.get(annotator=second, item_id=taken).position)
+    routing.skip(page)
+    skipped = RoutingOrder.objects.get(annotator=second, item_id=taken)
+    assert skipped.skipped_at is not None
+    assert skipped.rank == RoutingOrder.objects.filter(annotator=second).aggregate(last=Max("rank"))["last"]
+    assert served_item(second, dataset) != taken  # after every other item now
 
 
 def test_every_nth_item_served_is_a_control_item():
@@ -367,7 +409,7 @@ def generic_plan_rows(sql: str, params: dict) -> int:
     prepared by the driver settles on after its first executions, and return the most rows
     one node of it read (returned or filtered out, over all its loops)."""
     names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", sql)))
-    numbered = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found.group(1)) + 1}", sql)
+    numbered = re.sub(r"%\((\w+)\)s", lambda found: f"${names.index(found.group(1)) + 1}", sql).replace("%%", "%")
     with connection.cursor() as cursor:
         cursor.execute(f"PREPARE generic_plan_check AS {numbered}")
         cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
@@ -398,6 +440,8 @@ def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_gene
     for other in others:
         for _ in range(5):
             submit(other, dataset, routing.next_item(other, dataset.pk).position)
+    # A study's participants besides: 60 orders of the dataset, each stored a chunk at a time.
+    assign(dataset, [make_user() for _ in range(60)], 2)
     # A campaign's other work: 40 annotators' fixed queues of 100 items.
     fixed_items = list(make_dataset("commas", records(2000)).items.order_by("ordinal"))
     Assignment.objects.bulk_create(
@@ -411,7 +455,8 @@ def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_gene
     member = RoutedAnnotator.objects.get(dataset=dataset, annotator=user)
     now = timezone.now()
     params = {"dataset": dataset.pk, "annotator": user.pk, "now": now, "k": 2, "room": True, "open": True,
-              "cursor": member.cursor, "member": member.pk, "until": now + timedelta(minutes=20)}
+              "cursor": member.cursor, "member": member.pk, "until": now + timedelta(minutes=20),
+              "complete": member.order_complete}
     whole = {"member": routing._member_sql(True), "remains": routing._remains_sql(),
              "reserved_choice": routing._reserved_choice_sql(whole=False),
              "whole_choice": routing._reserved_choice_sql(whole=True)}
