@@ -71,6 +71,13 @@ class AddressLimitedHandler(AxesDatabaseHandler):
     def is_locked(self, request, credentials=None) -> bool:
         return super().is_locked(request, credentials) or address_locked_out(request)
 
+    def user_logged_in(self, sender, request, user, **kwargs):
+        """A login without a password (a panel participant's, by the study's entry link) has no
+        failures to reset and is no password login to record: axes' five queries left out of
+        an entry that 400 participants may make within seconds."""
+        if user.has_usable_password():
+            super().user_logged_in(sender, request, user, **kwargs)
+
     def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
         super().user_login_failed(sender, credentials, request, **kwargs)
         if request is not None and not getattr(request, "axes_locked_out", False) and address_locked_out(request):

@@ -185,9 +185,8 @@ def study_page(request: HttpRequest, pk: int) -> HttpResponse:
 def _study_page(request: HttpRequest, study: Study, rows: list, problems: list | None = None, status: int = 200,
                 reconcile_form: ReconcileForm | None = None) -> TemplateResponse:
     entry = request.build_absolute_uri(reverse("study_entry", args=[study.token]))
-    left = entering.places_left(study)
     return TemplateResponse(request, "annotation/studies/organizer/study.html", {
-        "study": study, "steps": [(step, left[step.dataset_id]) for step in study.steps.select_related("dataset")],
+        "study": study, "steps": [(step, step.places_left) for step in entering.steps_with_places(study)],
         "page": selectors.study_page(study, rows), "refusals": selectors.refused_entries(study),
         "entry_link": selectors.entry_link(study, entry),
         "problems": problems or [], "reconcile_form": reconcile_form or ReconcileForm(),

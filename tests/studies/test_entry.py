@@ -5,12 +5,14 @@ import json
 from datetime import timedelta
 
 import pytest
+from axes.models import AccessLog
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from annotation.models import Annotation, Assignment, Campaign, Pseudonym, RoutedAnnotator, Study, StudyParticipant, StudyRefusal
+from tests.factories import DEFAULT_PASSWORD, make_user
 from tests.studies.panel import ANSWER, entry_url, make_study, panel_id, routed_dataset
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +48,14 @@ def test_consent_makes_a_participant_account_without_password_or_email(client, s
     member = RoutedAnnotator.objects.get(annotator=user)
     assert member.quota == 2 and member.deadline == participant.deadline
     assert participant.deadline - participant.entered_at == timedelta(minutes=study.deadline_minutes)
+    # No password login: nothing for the login lock-out to reset or record.
+    assert not AccessLog.objects.exists()
+
+
+def test_a_password_login_is_still_recorded_by_the_lock_out(client):
+    user = make_user("annotator")
+    assert client.post(reverse("login"), {"username": user.username, "password": DEFAULT_PASSWORD}).status_code == 302
+    assert AccessLog.objects.filter(username=user.username).exists()
 
 
 def test_a_campaign_study_names_the_participant_by_the_campaigns_pseudonym(client):
