@@ -124,6 +124,7 @@ def run_participants(base_url: str, study, ids: list[str], window: float, think:
         "errors": [error for run in runs for error in run["errors"]],
         "completed": sum(run["completed"] for run in runs),
         "waits": sum(run["waits"] for run in runs),
+        "generator_cpu_s": sum(run["cpu_seconds"] for run in runs),
         "elapsed": max(run["elapsed"] for run in runs),
         "arrival_span_s": max(arrivals) - min(arrivals),
     }
@@ -226,6 +227,8 @@ def main() -> None:
     report("gunicorn_cpu_s", "CPU used by gunicorn's workers during the run", gunicorn_cpu, "s", 1)
     report("gunicorn_cpu_share", "gunicorn's workers: CPU seconds per second of the run", gunicorn_cpu / run["elapsed"], "", 2)
     report("postgres_cpu_s", "CPU used by the benchmark's PostgreSQL backends", postgres_cpu, "s", 1)
+    # The participants' own processes, on the same two cores as the server.
+    report("generator_cpu_s", "CPU used by the load generators", run["generator_cpu_s"], "s", 1)
     report("gunicorn_cpu_per_request_ms", "gunicorn CPU per request", 1000 * gunicorn_cpu / len(everything), "ms", 2)
     report("postgres_cpu_per_request_ms", "PostgreSQL CPU per request", 1000 * postgres_cpu / len(everything), "ms", 2)
     report("errors", "errors", len(run["errors"]), "", 0)

@@ -183,7 +183,9 @@ def join(dataset: Dataset, annotators: list[User], *, quota: int | None = None,
     extend_order needs them), and ``quota`` and ``deadline`` of their own (a panel
     participant's): ``added`` counts the items each may now be given."""
     check_annotators(dataset, annotators)
-    with transaction.atomic():
+    # No savepoint inside a caller's transaction (a panel participant's entry): a failure here
+    # fails the whole of it anyway.
+    with transaction.atomic(savepoint=False):
         # FOR NO KEY UPDATE: joins wait for each other, while the positions routing inserts
         # meanwhile (whose foreign key takes a key-share lock of this row) do not wait.
         dataset = Dataset.objects.select_for_update(no_key=True).get(pk=dataset.pk)

@@ -103,7 +103,9 @@ class StudyDataset(models.Model):
     quota = models.PositiveIntegerField(_("items per participant"))
 
     class Meta:
-        ordering = ["study", "order"]
+        # By the study's id, not its name: a participant's every page reads their study's steps,
+        # and ordering by the name joined the study to each of those reads.
+        ordering = ["study_id", "order"]
         verbose_name = _("study dataset")
         verbose_name_plural = _("study datasets")
         constraints = [
