@@ -204,8 +204,13 @@ def join(dataset: Dataset, annotators: list[User], *, quota: int | None = None,
 
 
 def routed_item_ids(dataset: Dataset) -> list[int]:
-    """The routed dataset's items, in input order: what annotator_order shuffles."""
-    return list(RoutedItem.objects.filter(dataset=dataset).order_by("item__ordinal").values_list("item_id", flat=True))
+    """The routed dataset's items, in input order: what annotator_order shuffles. Read by
+    hand: each panel participant's entry reads them all, and the ORM's iteration of a
+    thousand rows took longer than the database's answer."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"""SELECT r.item_id FROM {sql_rows.table(RoutedItem)} r JOIN {sql_rows.table(Item)} i ON i.id = r.item_id
+            WHERE r.dataset_id = %s ORDER BY i.ordinal""", [dataset.pk])
+        return [item_id for (item_id,) in cursor.fetchall()]
 
 
 def extend_order(member: RoutedAnnotator) -> bool:
