@@ -55,6 +55,17 @@ def _group_names(user_id: int) -> frozenset[str]:
         return frozenset(name for (name,) in cursor.fetchall())
 
 
+def give_first_role(user: AbstractBaseUser, role: str) -> None:
+    """Make an account just created (no role yet) one of ``role``'s, in one statement, and
+    remember its roles on the user object as has_role does (a panel participant's entry makes
+    the account and at once checks its role)."""
+    memberships, groups = sql_rows.table(Group.user_set.through), sql_rows.table(Group)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {memberships} (user_id, group_id) SELECT %s, g.id FROM {groups} g WHERE g.name = %s",
+                       [user.pk, role])
+    user._polis_group_names = frozenset([role])
+
+
 def user_with_roles(source: str, where: str, params: list, columns: str = ""):
     """The user that ``source`` (a FROM clause whose user table is aliased ``u``) and ``where``
     select, with their role names, in one hand-written query; None if there is none. Extra

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from urllib.parse import quote
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -28,7 +28,7 @@ from django.utils import timezone
 from annotation.accounts.pseudonyms import campaign_pseudonyms
 from annotation.core import sql_rows
 from annotation.core.errors import Refused
-from annotation.core.roles import ANNOTATOR
+from annotation.core.roles import ANNOTATOR, give_first_role
 from annotation.datasets.assigning import join
 from annotation.models import (
     Campaign,
@@ -183,7 +183,7 @@ def enter(study: Study, entry: PanelEntry, now: datetime | None = None) -> Study
             user = User(username=participant_username(study))
             user.set_unusable_password()
             user.save()
-            user.groups.add(Group.objects.get(name=ANNOTATOR))
+            give_first_role(user, ANNOTATOR)
             participant = StudyParticipant.objects.create(
                 study=study, user=user, panel_id=None if test else entry.participant_id,
                 panel_session=entry.session_id, test=test, entered_at=now,
