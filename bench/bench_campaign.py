@@ -12,13 +12,14 @@ and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at 
 of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
 saturation throughput with no thinking, the servers' memory (PSS), and, for every dataset, the
 export of every source (each annotator, majority, adjudicated), the agreement report and the
-baseline report, and the campaign table of all six. With --routing, the same levels again on
-routed copies of the six datasets (annotation.annotate.routing, k = 3), new ones at each level
+baseline report, and the campaign table of all six. With --routing, each level on the fixed
+queues and on routed copies of the six datasets (annotation.annotate.routing, k = 3) in turn,
+--repeats times each (a level's figure: the median of its runs' p95), new copies for every run
 as the fixed queues' annotators get new queues, each with room for 30 answers per annotator
 as a fixed queue has: each simulated annotator starts
 at the dataset's start page (which asks for the next item by POST) and answers whatever
-routing gives; its capacity as a share of the fixed queues'. Prints one line per figure; writes
-them to bench/results.json.
+routing gives; routing's capacity as a share of the fixed queues'. Prints one line per figure;
+writes them to bench/results.json.
 """
 
 import argparse
@@ -35,6 +36,8 @@ from pathlib import Path
 import bench_server as server
 from bench_server import BASE_DIR, PYTHON, analyze, percentile, report
 
+# Save p95 at most this (s) and no error: the level is served.
+TARGET_P95_S = 0.100
 # POLIS_BENCH_DB (scripts/lib.sh bench_database) may name another, so that two runs do not meet.
 DATABASE_NAME = os.environ.get("POLIS_BENCH_DB", "") if os.environ.get("POLIS_BENCH_DB", "auto") not in (
     "", "auto", "throwaway") else "polis_campaign"
@@ -395,48 +398,100 @@ def settle() -> None:
         cursor.execute("CHECKPOINT")
 
 
+def measure_level(
+    set_up: str, base_url: str, datasets: list, level: int, seconds: float, think: float, clients_per_generator: int,
+    routed: bool = False, run_name: str = "",
+) -> tuple[float, int]:
+    """One run of ``level`` simulated annotators, its figures reported under
+    ``{set_up}_{level}{run_name}_...``; returns its save p95 (s) and its errors. ``routed``: on
+    routed copies of the datasets of its own, whose annotators take what routing gives (copies
+    answered by the runs before would leave the small datasets nothing free: waits instead of
+    saves)."""
+    answers_by_item = None
+    tag = f"{level}{run_name}"
+    if routed:
+        level_datasets, answers_by_item = routed_campaign(tag, level)
+        plan = routed_annotators(level_datasets, level, f"{set_up}-{tag}")
+    else:
+        plan = simulated_annotators(datasets, level, f"{set_up}-{tag}")
+    settle()
+    run = run_load(base_url, plan, seconds, think, clients_per_generator, answers_by_item)
+    saves = run["save"]
+    if len(saves) < 2:
+        sys.exit(f"{set_up}, {level} annotators: {len(saves)} saves; errors: {run['errors'][:3]}")
+    label = f"{set_up}, {level} annotators thinking {think:g} s on average, {seconds:g} s{run_name.replace('_', ' ')}"
+    key = f"{set_up}_{tag}"
+    report(f"{key}_saves_per_s", f"{label}: saves", len(saves) / run["elapsed"], "saves/s")
+    report(f"{key}_generator_cpu_s", f"{label}: CPU used by the load generators ({run['generators']} processes)",
+           run["cpu_seconds"], "s")
+    for share in (0.5, 0.95, 0.99):
+        report(f"{key}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
+               1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
+    report(f"{key}_errors", f"{label}: errors", len(run["errors"]), "", 0)
+    if routed:
+        report(f"{key}_waits", f"{label}: no item available (asked again)", run["routing_waits"], "", 0)
+    if run["errors"]:
+        print(f"  first errors: {run['errors'][:3]}")
+    return percentile(saves, 0.95), len(run["errors"])
+
+
+def capacity_of(served_by_level: list[tuple[int, bool]]) -> int:
+    """The largest level served with every smaller one served too (0: none)."""
+    capacity = 0
+    for level, served in served_by_level:
+        if not served:
+            break
+        capacity = level
+    return capacity
+
+
 def load_levels(
     set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float, clients_per_generator: int,
-    routed: bool = False,
 ) -> int:
-    """Save latency at each number of simulated annotators; returns the capacity (the largest
-    level served, every smaller one served too). ``routed``: each level on routed copies of the
-    datasets of its own, whose annotators take what routing gives (copies answered by the
-    levels before would leave the small datasets nothing free: waits instead of saves)."""
-    capacity, all_served = 0, True
+    """Save latency at each number of simulated annotators, one run each; returns the capacity."""
+    served_by_level = []
     for level in levels:
-        answers_by_item = None
-        if routed:
-            level_datasets, answers_by_item = routed_campaign(str(level), level)
-            plan = routed_annotators(level_datasets, level, f"{set_up}-{level}")
-        else:
-            plan = simulated_annotators(datasets, level, f"{set_up}-{level}")
-        settle()
-        run = run_load(base_url, plan, seconds, think, clients_per_generator, answers_by_item)
-        saves = run["save"]
-        if len(saves) < 2:
-            sys.exit(f"{set_up}, {level} annotators: {len(saves)} saves; errors: {run['errors'][:3]}")
-        label = f"{set_up}, {level} annotators thinking {think:g} s on average, {seconds:g} s"
-        report(f"{set_up}_{level}_saves_per_s", f"{label}: saves", len(saves) / run["elapsed"], "saves/s")
-        report(f"{set_up}_{level}_generator_cpu_s",
-               f"{label}: CPU used by the load generators ({run['generators']} processes)", run["cpu_seconds"], "s")
-        for share in (0.5, 0.95, 0.99):
-            report(f"{set_up}_{level}_save_p{round(share * 100)}_ms", f"{label}: save & next p{round(share * 100)}",
-                   1000 * (statistics.median(saves) if share == 0.5 else percentile(saves, share)), "ms", 1)
-        report(f"{set_up}_{level}_errors", f"{label}: errors", len(run["errors"]), "", 0)
-        if routed:
-            report(f"{set_up}_{level}_waits", f"{label}: no item available (asked again)", run["routing_waits"], "", 0)
-        if run["errors"]:
-            print(f"  first errors: {run['errors'][:3]}")
-        served = not run["errors"] and percentile(saves, 0.95) <= 0.100
-        if served and all_served:
-            capacity = level
-        all_served = all_served and served
+        p95, errors = measure_level(set_up, base_url, datasets, level, seconds, think, clients_per_generator)
+        served_by_level.append((level, not errors and p95 <= TARGET_P95_S))
         # 20 and 100 annotators are always measured; beyond them the first level not served ends the runs.
-        if not all_served and level >= 100:
+        if not served_by_level[-1][1] and level >= 100:
             break
+    capacity = capacity_of(served_by_level)
     report(f"{set_up}_capacity_annotators", f"{set_up}: capacity (save p95 <= 100 ms, no error), of {levels}", capacity, "", 0)
     return capacity
+
+
+def compare_routing(base_url: str, datasets: list, levels: list[int], seconds: float, think: float,
+                    clients_per_generator: int, repeats: int) -> None:
+    """Fixed queues and routing at each level, taking turns (fixed, routed, ``repeats`` times):
+    a drift of the machine falls on both. A level is served by a set-up when the median of its
+    runs' save p95 is at most 100 ms and no run had an error; one 20 s run varies more than the
+    two set-ups differ. Reports each set-up's capacity and routing's as a share of the fixed
+    queues'; the runs end at the first level that neither serves."""
+    set_ups = {"gunicorn_2_workers": False, "gunicorn_2_workers_routing": True}
+    served_by_level: dict[str, list[tuple[int, bool]]] = {set_up: [] for set_up in set_ups}
+    for level in levels:
+        runs: dict[str, list[tuple[float, int]]] = {set_up: [] for set_up in set_ups}
+        for repeat in range(1, repeats + 1):
+            for set_up, routed in set_ups.items():
+                runs[set_up].append(measure_level(set_up, base_url, datasets, level, seconds, think,
+                                                  clients_per_generator, routed, f"_run{repeat}" if repeats > 1 else ""))
+        for set_up in set_ups:
+            median_p95 = statistics.median(p95 for p95, _ in runs[set_up])
+            if repeats > 1:
+                report(f"{set_up}_{level}_median_save_p95_ms", f"{set_up}, {level} annotators: median of {repeats} runs' "
+                       "save p95", 1000 * median_p95, "ms", 1)
+            served_by_level[set_up].append((level, median_p95 <= TARGET_P95_S and not any(e for _, e in runs[set_up])))
+        if level >= 100 and not any(served_by_level[set_up][-1][1] for set_up in set_ups):
+            break
+    capacity = {}
+    for set_up in set_ups:
+        capacity[set_up] = capacity_of(served_by_level[set_up])
+        report(f"{set_up}_capacity_annotators", f"{set_up}: capacity (median save p95 <= 100 ms, no error), of {levels}",
+               capacity[set_up], "", 0)
+    fixed, routed = capacity.values()
+    report("routing_capacity_share", "routing's capacity / the fixed queues' (gunicorn, 2 workers)",
+           routed / fixed if fixed else 0, "", 2)
 
 
 def exports_and_reports(datasets: list, annotators: list) -> None:
@@ -487,8 +542,11 @@ def main() -> None:
     parser.add_argument("--organizer-reports", action="store_true",
                         help="an organizer opens every report during the runs, the report worker computing them")
     parser.add_argument("--routing", action="store_true",
-                        help="after the fixed queues' runs on gunicorn, the same levels on routed copies of the datasets "
-                        "(k = 3), and routing's capacity as a share of the fixed queues'")
+                        help="on gunicorn, each level on the fixed queues and on routed copies of the datasets (k = 3) "
+                        "in turn, and routing's capacity as a share of the fixed queues'")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="with --routing: runs of each level per set-up, taking turns; a level's figure is the "
+                        "median of its runs' p95 (default 3)")
     parser.add_argument(
         "--clients-per-generator", type=int, default=100,
         help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
@@ -546,13 +604,12 @@ def main() -> None:
             report("reports_computed", "reports computed by the worker during the runs",
                    StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
         else:
-            fixed = load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
-                                args.clients_per_generator)
             if args.routing:
-                capacity = load_levels("gunicorn_2_workers_routing", served.base, datasets, levels, args.seconds,
-                                       args.think, args.clients_per_generator, routed=True)
-                report("routing_capacity_share", "routing's capacity / the fixed queues' (gunicorn, 2 workers)",
-                       capacity / fixed if fixed else 0, "", 2)
+                compare_routing(served.base, datasets, levels, args.seconds, args.think, args.clients_per_generator,
+                                args.repeats)
+            else:
+                load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                            args.clients_per_generator)
         report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
                pss_mb([served.pid, *served.worker_pids()]), "MB")
         report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",
