@@ -186,7 +186,7 @@ def _study_page(request: HttpRequest, study: Study, rows: list, problems: list |
                 reconcile_form: ReconcileForm | None = None) -> TemplateResponse:
     entry = request.build_absolute_uri(reverse("study_entry", args=[study.token]))
     return TemplateResponse(request, "annotation/studies/organizer/study.html", {
-        "study": study, "steps": [(step, step.places_left) for step in entering.steps_with_places(study)],
+        "study": study, "steps": entering.steps_with_places(study),
         "page": selectors.study_page(study, rows), "refusals": selectors.refused_entries(study),
         "entry_link": selectors.entry_link(study, entry),
         "problems": problems or [], "reconcile_form": reconcile_form or ReconcileForm(),
