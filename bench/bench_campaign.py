@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import bench_server as server
-from bench_server import BASE_DIR, PYTHON, analyze, percentile, report
+from bench_server import BASE_DIR, NO_WORKER_RESTARTS, PYTHON, analyze, percentile, report
 
 # Save p95 at most this (s) and no error: the level is served.
 TARGET_P95_S = 0.100
@@ -582,7 +582,7 @@ def main() -> None:
         campaign = create_campaign(name="campaign-all", datasets=datasets)
         env["POLIS_REPORT_REFRESH_MINUTES"] = "0"
     access_log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
-    with gunicorn(env, workers=2, access_log=access_log) as served:
+    with gunicorn(env, workers=2, access_log=access_log, options=NO_WORKER_RESTARTS) as served:
         if args.organizer_reports:
             with OrganizerOpeningReports(served.base, datasets, campaign.pk, env, served.worker_pids()) as organizer:
                 load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
@@ -624,8 +624,8 @@ def main() -> None:
     if not args.skip_nginx:
         ports = [spare_port(), spare_port()]
         with (
-            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[0]),
-            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[1]),
+            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[0], options=NO_WORKER_RESTARTS),
+            gunicorn({**env, "POLIS_PROXY": "1"}, workers=1, port=ports[1], options=NO_WORKER_RESTARTS),
             nginx(ports, static=Path(settings.STATIC_ROOT), max_body_mb=settings.POLIS_MAX_UPLOAD_BYTES // 2**20) as base,
         ):
             load_levels("nginx_2_instances", base, datasets, levels, args.seconds, args.think,

@@ -193,6 +193,13 @@ def spare_port() -> int:
         return sock.getsockname()[1]
 
 
+# The benchmarks' gunicorn replaces no worker (deploy/gunicorn.conf.py replaces each after about
+# 5,000 requests): a replacement falling in one run of a comparison put that run's p95 several
+# times above its repeats' (the campaign benchmark's fixed queues at 350 annotators: 366.8 ms
+# against 86.1 and 88.1), so runs differed by where the restarts fell, not by what they measured.
+NO_WORKER_RESTARTS = ("--max-requests", "0")
+
+
 @contextmanager
 def gunicorn(workers: int):
     port = spare_port()
@@ -200,7 +207,7 @@ def gunicorn(workers: int):
         [
             PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning",
-            "--access-logfile", "/dev/null",
+            "--access-logfile", "/dev/null", *NO_WORKER_RESTARTS,
         ],
         cwd=BASE_DIR,
     )

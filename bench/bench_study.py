@@ -25,7 +25,7 @@ import time
 from decimal import Decimal
 
 import bench_server as server
-from bench_server import BASE_DIR, PYTHON, SqlClock, analyze, campaign_inputs, figures, percentile, report
+from bench_server import BASE_DIR, NO_WORKER_RESTARTS, PYTHON, SqlClock, analyze, campaign_inputs, figures, percentile, report
 from load import cpu_by_process
 from recorded import record
 
@@ -190,7 +190,7 @@ def main() -> None:
     load_before = os.getloadavg()
     print(f"load average before the run (1, 5, 15 min): {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
           f" on {os.cpu_count()} CPUs", flush=True)
-    with gunicorn(dict(os.environ), workers=args.workers) as served:
+    with gunicorn(dict(os.environ), workers=args.workers, options=NO_WORKER_RESTARTS) as served:
         cpu_before = cpu_by_process()
         run = run_participants(served.base, study, panel_ids(args.participants), args.window, args.think,
                                args.clients_per_generator, args.seed)

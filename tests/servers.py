@@ -95,13 +95,15 @@ class Served:
 
 @contextmanager
 def gunicorn(
-    env: dict[str, str], workers: int = 2, port: int | None = None, access_log: str = "/dev/null"
+    env: dict[str, str], workers: int = 2, port: int | None = None, access_log: str = "/dev/null",
+    options: tuple[str, ...] = (),
 ) -> Iterator[Served]:
-    """gunicorn with deploy/gunicorn.conf.py on a spare port (or `port`), until /healthz answers 200."""
+    """gunicorn with deploy/gunicorn.conf.py (and command-line ``options``, which win over it)
+    on a spare port (or `port`), until /healthz answers 200."""
     port = port or spare_port()
     server = subprocess.Popen(
         [PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "polis_site.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--access-logfile", access_log],
+         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--access-logfile", access_log, *options],
         cwd=BASE_DIR, env=env,
     )
     base = f"http://127.0.0.1:{port}"

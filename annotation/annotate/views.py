@@ -254,16 +254,19 @@ def _posted_int(request: HttpRequest, name: str) -> int:
 
 
 def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
+    fields = {
+        "answer": posted_json(request, "answer"),
+        "based_on_version": _posted_int(request, "version"),
+        "active_ms": _posted_int(request, "active_ms"),
+        "clock": request.POST.get("clock"),
+        "confirmed": request.POST.get("confirm") == CONFIRM,
+    }
+    served = None
     try:
-        outcome = annotating.save_answer(
-            page=page,
-            answer=posted_json(request, "answer"),
-            submit=submit,
-            based_on_version=_posted_int(request, "version"),
-            active_ms=_posted_int(request, "active_ms"),
-            clock=request.POST.get("clock"),
-            confirmed=request.POST.get("confirm") == CONFIRM,
-        )
+        if submit and page.routed:
+            outcome, served = annotating.submit_and_reserve_next(request.user, page=page, **fields)
+        else:
+            outcome = annotating.save_answer(page=page, submit=submit, **fields)
     except Refused as refusal:
         status = refusal_status(refusal)
         confirmable = isinstance(refusal, NeedsConfirmation)
@@ -288,7 +291,7 @@ def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResp
             response[CONFIRM_HEADER] = CONFIRM
         return response
     if submit:
-        response = _next_item(request, page)
+        response = _next_item(request, page, served)
     else:
         response = TemplateResponse(
             request,
@@ -307,14 +310,14 @@ ITEM_AREA = "#item-area"
 NEXT_ITEM_LAYOUT = "annotation/partials/next_item.html"
 
 
-def _next_item(request: HttpRequest, submitted: queues.ItemPage) -> HttpResponse:
-    """Where save & next goes once ``submitted`` is saved. For the page's script (htmx), the
+def _next_item(request: HttpRequest, submitted: queues.ItemPage, served: routing.Next | None) -> HttpResponse:
+    """Where save & next goes once ``submitted`` is saved (``served``: the routed dataset's
+    next item, reserved with the save). For the page's script (htmx), the
     next item without a page load: its item area, which htmx swaps in for the current one, at
     its URL, which htmx pushes into the browser's history (so back, reload and the address
     bar follow). Without script, and for the end of the queue, a redirect."""
     next_position = submitted.next_position
-    if submitted.routed:
-        served = routing.next_item(request.user, submitted.dataset_id)
+    if served is not None:
         if served.state == routing.WAITING:
             return _client_redirect(request, reverse("annotate_continue", args=[submitted.dataset_id]))
         next_position = served.position

@@ -3,8 +3,10 @@ next and Skip go on to the next item routing gives, the waiting page when nothin
 now, the end page when nothing remains, the reservation renewed by the page's script."""
 
 import json
+import threading
 
 import pytest
+from django.db import DatabaseError, connections
 from django.urls import reverse
 
 from annotation.annotate import routing
@@ -55,6 +57,52 @@ def test_save_and_next_goes_to_the_next_routed_item_then_to_the_end(client, rout
                                 {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
         assert response.status_code == 302 and response.url == following
     assert RoutedItem.objects.filter(dataset=dataset, submitted=1, reserved=0).count() == 2
+
+
+def answers_committed(user) -> int:
+    """The user's answers as another connection sees them: committed ones only."""
+    counted = []
+    reader = threading.Thread(target=lambda: (counted.append(Annotation.objects.filter(annotator=user).count()),
+                                              connections.close_all()))
+    reader.start()
+    reader.join()
+    return counted[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_save_and_next_commits_the_answer_with_the_choice_of_the_next_item(client, routed, monkeypatch):
+    dataset, (user, _) = routed
+    client.force_login(user)
+    client.post(reverse("annotate_continue", args=[dataset.pk]))
+    seen_at_the_choice = []
+    choose = routing.next_item
+
+    def next_item(annotator, dataset_id, now=None):
+        seen_at_the_choice.append(answers_committed(user))
+        return choose(annotator, dataset_id, now)
+
+    monkeypatch.setattr(routing, "next_item", next_item)
+    response = client.post(reverse("annotate_item", args=[dataset.pk, 1]),
+                           {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
+    assert response.url == reverse("annotate_item", args=[dataset.pk, 2])
+    assert seen_at_the_choice == [0] and answers_committed(user) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_choice_that_fails_takes_the_answer_back_with_it(client, routed, monkeypatch):
+    dataset, (user, _) = routed
+    client.force_login(user)
+    client.post(reverse("annotate_continue", args=[dataset.pk]))
+
+    def next_item(annotator, dataset_id, now=None):
+        raise DatabaseError("the server went away")
+
+    monkeypatch.setattr(routing, "next_item", next_item)
+    with pytest.raises(DatabaseError):
+        client.post(reverse("annotate_item", args=[dataset.pk, 1]),
+                    {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
+    assert not Annotation.objects.exists()
+    assert not RoutedItem.objects.filter(dataset=dataset, submitted__gt=0).exists()
 
 
 def test_nothing_available_now_is_a_page_that_checks_again_not_the_end(client, routed):
