@@ -223,7 +223,7 @@ def next_item(annotator: AbstractBaseUser, dataset_id: int, now: datetime | None
     """Reserve the annotator's next item of the routed dataset (None: they are not one of its
     annotators). The item they hold a reservation of comes first (renewed)."""
     now = now or timezone.now()
-    if connection.vendor == "postgresql" and dataset_id not in _CHOSEN_STEP_BY_STEP:
+    if chosen_in_one_statement(dataset_id):
         served = _served_in_one_statement(annotator, dataset_id, now)
         if served is not None:
             return served
@@ -376,6 +376,12 @@ def _choose(member: RoutedAnnotator, params: dict, *, pilot: bool) -> tuple[int,
     return _chosen(best) if best is not None else None
 
 
+def chosen_in_one_statement(dataset_id: int) -> bool:
+    """Whether the dataset's usual choice is tried in one statement (PostgreSQL; no pilot or
+    control items, as last seen)."""
+    return connection.vendor == "postgresql" and dataset_id not in _CHOSEN_STEP_BY_STEP
+
+
 def _served_in_one_statement(annotator: AbstractBaseUser, dataset_id: int, now: datetime) -> Next | None:
     """The usual choice in one statement, the annotator's row locked in it, reserved and
     committed with it (save & next's cost is its round trips and commits). None, having written
@@ -398,6 +404,31 @@ def _served_in_one_statement(annotator: AbstractBaseUser, dataset_id: int, now: 
 @cache
 def _reserved_choice_sql(whole: bool) -> str:
     """The usual choice, made and reserved in one PostgreSQL statement, returning the position
+    and the reservation's end (as _reserved_choice_ctes: ``reserved_next``)."""
+    return f"WITH {_reserved_choice_ctes(whole)} SELECT * FROM reserved_next"
+
+
+def reserved_after_count_sql() -> str:
+    """The usual choice as CTEs for a save's statement to end with, after counted_after_sql's:
+    the annotator's next item reserved in the statement that stores and counts their answer
+    (one round trip and one commit for save & next), its position and reservation's end in
+    the CTE ``reserved_next`` (no row: the choice is left to next_item). It chooses only when
+    the answer was stored and counted and the item submitted was reserved to the annotator
+    until now or later: then, in the statement's snapshot, that item is still theirs and held
+    (not chosen again), and their reservation of it is the one the statement releases.
+    Positional parameters (%s, as the save's), their values reserved_after_count_parameters'."""
+    return _positional(_reserved_choice_ctes(whole=True, after_count=True))[0]
+
+
+def reserved_after_count_parameters(page: ItemPage, now: datetime) -> list:
+    """The values of reserved_after_count_sql's parameters, in their order in its SQL."""
+    values = {"dataset": page.dataset_id, "annotator": page.annotator_id, "now": now}
+    return [values[name] for name in _positional(_reserved_choice_ctes(whole=True, after_count=True))[1]]
+
+
+@cache
+def _reserved_choice_ctes(whole: bool, after_count: bool = False) -> str:
+    """The usual choice, made and reserved, as CTEs ending in ``reserved_next``: the position
     and the reservation's end: the item in progress of the largest load above 0, else the
     first free untouched item of the annotator's window or the item in progress of load 0,
     whichever comes first in their order. No row, having written nothing: the stages decide
@@ -405,7 +436,8 @@ def _reserved_choice_sql(whole: bool) -> str:
     the end of the order or that end is not stored yet, or nothing of either kind is free).
     Its parameters are next_item's (``params``, the member, now, until); ``whole``: only the
     dataset, the annotator and now, the statement locking the annotator's row and reading
-    the settings itself (the ``gate``), and choosing only when the rules need nothing more."""
+    the settings itself (the ``gate``), and choosing only when the rules need nothing more;
+    ``after_count``: the gate after counted_after_sql's CTEs (reserved_after_count_sql)."""
     # The untouched stage and the window's end are gated on the items in progress (one-time
     # filters: not read at all when an item in progress has load), as _choose runs them; each
     # stage locks its row as it does there. The cursor moves as _first_untouched moves it: to
@@ -415,14 +447,15 @@ def _reserved_choice_sql(whole: bool) -> str:
     gate, member, until = "", "%(member)s", "%(until)s"
     from_gate = {}
     if whole:
-        gate, member, until = f"gate AS ({_gate_sql()}),", "(SELECT id FROM gate)", "(SELECT until FROM gate)"
+        gate, member, until = (f"gate AS ({_gate_sql(after_count)}),", "(SELECT id FROM gate)",
+                               "(SELECT until FROM gate)")
         from_gate = {"k": "(SELECT k FROM gate)", "cursor": "(SELECT cursor FROM gate)", "room": "TRUE",
                      "complete": "(SELECT order_complete FROM gate)"}
 
     def settled(sql: str) -> str:
         return _SETTING.sub(lambda found: from_gate.get(found.group(1), found.group(0)), sql)
 
-    return f"""WITH {gate}
+    return f"""{gate}
         progress{stage_columns} AS ({settled(_stage_sql("in_progress", True))}),
         untouched{stage_columns} AS (
             SELECT * FROM ({settled(_stage_sql("untouched", True))}) first_untouched
@@ -434,7 +467,7 @@ def _reserved_choice_sql(whole: bool) -> str:
             SELECT * FROM (SELECT * FROM progress UNION ALL SELECT * FROM untouched) candidate
             WHERE load > 0 OR EXISTS (SELECT 1 FROM untouched) OR (SELECT in_window FROM order_ends)
             ORDER BY load DESC, rank LIMIT 1),
-        counted AS (
+        reserving AS (
             UPDATE {items} r SET reserved = r.reserved + 1, touched = TRUE FROM chosen WHERE r.item_id = chosen.item_id),
         member AS (
             UPDATE {sql_rows.table(RoutedAnnotator)} m
@@ -452,30 +485,40 @@ def _reserved_choice_sql(whole: bool) -> str:
                 (dataset_id, item_id, annotator_id, position, created_at, reserved_until, reservation_lapsed)
             SELECT %(dataset)s, chosen.item_id, %(annotator)s, member.served, %(now)s, {until}, FALSE
             FROM chosen, member WHERE chosen.held IS NULL
-            RETURNING position, reserved_until)
-        SELECT * FROM inserted UNION ALL SELECT * FROM renewed"""
+            RETURNING position, reserved_until),
+        reserved_next AS (SELECT * FROM inserted UNION ALL SELECT * FROM renewed)"""
 
 
 # The stages' parameters that the whole statement reads from its gate instead.
 _SETTING = re.compile(r"%\((k|cursor|room|complete)\)s")
 
 
-def _gate_sql() -> str:
+def _gate_sql(after_count: bool) -> str:
     """The annotator's row, locked, with what the whole statement's choice needs (their
     cursor, k, the reservation's end as reservation_end computes it), when the rules need
     nothing more than it reads: no reservation lapsed in the dataset (as _member_sql finds one)
     and none held by the annotator, their deadline not past, room under their quota
-    (``member.quota or dataset.quota``), no pilot and no control items."""
+    (``member.quota or dataset.quota``), no pilot and no control items. ``after_count``: after
+    counted_after_sql's CTEs, once they counted an answer to an item reserved to the annotator
+    and not lapsed; that reservation, released by them, not counted as held. (Reading them
+    here also runs them first: the answer's counter locked before the choice's, as when the
+    two are statements of one transaction, and the reservation released before the new one
+    is inserted, which the schema allows one of per annotator and dataset.)"""
     assignments = sql_rows.table(Assignment)
+    counted, released = "", ""
+    if after_count:
+        counted = ("AND EXISTS (SELECT 1 FROM counted) AND EXISTS (SELECT 1 FROM released)"
+                   " AND NOT (SELECT late FROM held)")
+        released = "AND h.id <> (SELECT id FROM held)"
     return f"""SELECT m.id, m.cursor, m.order_complete, d.answers_per_item AS k,
             LEAST(%(now)s::timestamptz + make_interval(mins => d.reservation_minutes), m.deadline) AS until
         FROM {sql_rows.table(RoutedAnnotator)} m JOIN {sql_rows.table(Dataset)} d ON d.id = m.dataset_id AND d.routing
         WHERE m.dataset_id = %(dataset)s AND m.annotator_id = %(annotator)s
           AND (m.deadline IS NULL OR m.deadline > %(now)s)
           AND (COALESCE(NULLIF(m.quota, 0), d.quota) IS NULL OR m.served < COALESCE(NULLIF(m.quota, 0), d.quota))
-          AND d.pilot_size = 0 AND d.control_rate = 0
+          AND d.pilot_size = 0 AND d.control_rate = 0 {counted}
           AND NOT EXISTS (SELECT 1 FROM {assignments} h WHERE h.dataset_id = m.dataset_id
-                          AND h.annotator_id = m.annotator_id AND h.reserved_until IS NOT NULL)
+                          AND h.annotator_id = m.annotator_id AND h.reserved_until IS NOT NULL {released})
           AND COALESCE((SELECT min(x.reserved_until) FROM {assignments} x WHERE x.dataset_id = m.dataset_id) >= %(now)s,
                        TRUE)
         FOR UPDATE OF m"""
@@ -592,7 +635,8 @@ def _counting_sql(condition: str) -> str:
             SELECT id, reserved_until IS NOT NULL AS reserved,
                    reservation_lapsed OR COALESCE(reserved_until < %(now)s, FALSE) AS late
             FROM {assignments} WHERE id = %(assignment)s {condition} FOR UPDATE),
-        released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved)"""
+        released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved
+                     RETURNING a.id)"""
 
 
 def _counter_update_sql() -> str:
@@ -606,23 +650,26 @@ def counted_after_sql(saved: str) -> str:
     """CTEs that count the page's first submitted answer (as count_submission does) when the
     CTE named ``saved`` stored it (returned a row), for a save's statement to end with. Its
     parameters are positional (%s, as the save's), their values ``counted_parameters``."""
-    return _COUNT_PARAMETER.sub("%s", _counted_after_named_sql(saved))
+    return _positional(_counted_after_named_sql(saved))[0]
 
 
 def counted_parameters(saved: str, page: ItemPage, now: datetime) -> list:
     """The values of counted_after_sql's parameters, in their order in its SQL."""
     values = {"assignment": page.assignment_id, "item": page.item_id, "now": now, "k": page.answers_per_item}
-    return [values[name] for name in _counted_parameter_names(saved)]
+    return [values[name] for name in _positional(_counted_after_named_sql(saved))[1]]
 
 
 @cache
-def _counted_parameter_names(saved: str) -> tuple[str, ...]:
-    return tuple(_COUNT_PARAMETER.findall(_counted_after_named_sql(saved)))
+def _positional(named_sql: str) -> tuple[str, tuple[str, ...]]:
+    """SQL with named parameters (%(name)s) as SQL with positional ones (%s), and the names in
+    their order there."""
+    return _NAMED_PARAMETER.sub("%s", named_sql), tuple(_NAMED_PARAMETER.findall(named_sql))
 
 
-_COUNT_PARAMETER = re.compile(r"%\((\w+)\)s")
+_NAMED_PARAMETER = re.compile(r"%\((\w+)\)s")
 
 
 @cache
 def _counted_after_named_sql(saved: str) -> str:
-    return f"{_counting_sql(f'AND EXISTS (SELECT 1 FROM {saved})')}, counted AS (UPDATE {_counter_update_sql()})"
+    return (f"{_counting_sql(f'AND EXISTS (SELECT 1 FROM {saved})')},"
+            f" counted AS (UPDATE {_counter_update_sql()} RETURNING r.item_id)")

@@ -6,6 +6,7 @@ One service for the item page and the API, so both validate, version and time an
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -131,6 +132,14 @@ def save_answer(
     (NeedsConfirmation) unless ``confirmed``; a confirmed one keeps the caution's metadata
     with the annotation (any other save clears it).
     """
+    metadata = _checked(page, answer, submit, confirmed)
+    if not (submit and page.routed):
+        return _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
+    return _submitted_and_counted(page, answer, based_on_version, active_ms, clock, metadata)
+
+
+def _checked(page: ItemPage, answer: object, submit: bool, confirmed: bool) -> dict:
+    """The save's refusals raised (save_answer's); else the metadata the answer is kept with."""
     if not page.qualified:
         raise NotQualified
     if page.frozen:
@@ -143,16 +152,19 @@ def save_answer(
     caution = rule_caution(page.subtask, answer, page.payload) if submit else None
     if caution is not None and not confirmed:
         raise NeedsConfirmation([caution.problem])
-    metadata = caution.metadata if caution is not None else {}
-    if not (submit and page.routed):
-        return _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
+    return caution.metadata if caution is not None else {}
+
+
+def _submitted_and_counted(
+    page: ItemPage, answer: object, based_on_version: int, active_ms: int, clock: str | None, metadata: dict
+) -> SaveOutcome:
     # A routed item's first submitted answer moves its load from reserved to submitted, in the
     # same transaction as the answer (on PostgreSQL, a first save: in its one statement).
-    first = _first_save(page, answer, submit, active_ms, clock, metadata, counted=page)
+    first = _first_save(page, answer, True, active_ms, clock, metadata, counted=page)
     if first is not None:
         return first
     with transaction.atomic():
-        outcome = _stored(page, answer, submit, based_on_version, active_ms, clock, metadata)
+        outcome = _stored(page, answer, True, based_on_version, active_ms, clock, metadata)
         if outcome.changed and page.answer_status != Annotation.Status.SUBMITTED and outcome.annotation.version == (
             page.answer_version + 1
         ):
@@ -161,18 +173,62 @@ def save_answer(
 
 
 def submit_and_reserve_next(
-    annotator: AbstractBaseUser, *, page: ItemPage, **fields
+    annotator: AbstractBaseUser,
+    *,
+    page: ItemPage,
+    answer: object,
+    based_on_version: int,
+    active_ms: int = 0,
+    clock: str | None = None,
+    confirmed: bool = False,
 ) -> tuple[SaveOutcome, routing.Next | None]:
-    """Submit the answer to a routed item (as save_answer, with its ``fields``) and reserve the
-    annotator's next item of the dataset (as routing.next_item), in one transaction: save &
-    next then commits once, one WAL flush where it was two, which under load is what a routed
-    save & next waited on. Lock order: the save locks the submitted item's counter and
-    assignment, the choice then the annotator's routed row and a counter it skips when locked,
-    so no two of these wait on each other in a cycle. A choice that fails takes the answer
-    back with it; the page then keeps the answer and says that the save failed."""
+    """Submit the answer to a routed item (as save_answer) and reserve the annotator's next
+    item of the dataset (as routing.next_item), committed together: save & next's cost under
+    load was its round trips and commits. The usual first answer (PostgreSQL) is stored,
+    counted and followed by the choice in one statement, outside a transaction; otherwise the
+    two run in one transaction. Either way the answer's counter is locked before the choice
+    locks the annotator's routed row and then a counter it skips when locked, so two save &
+    nexts never wait on each other in a cycle. A choice that fails takes the answer back with
+    it; the page then keeps the answer and says that the save failed."""
+    metadata = _checked(page, answer, True, confirmed)
+    if page.answer_status is None and routing.chosen_in_one_statement(page.dataset_id):
+        first = _first_save_with_choice(page, answer, active_ms, clock, metadata)
+        if first is not None:
+            outcome, served = first
+            return outcome, served or routing.next_item(annotator, page.dataset_id)
     with transaction.atomic():
-        outcome = save_answer(page=page, submit=True, **fields)
+        outcome = _submitted_and_counted(page, answer, based_on_version, active_ms, clock, metadata)
         return outcome, routing.next_item(annotator, page.dataset_id)
+
+
+def _first_save_with_choice(
+    page: ItemPage, answer: object, active_ms: int, clock: str | None, metadata: dict
+) -> tuple[SaveOutcome, routing.Next | None] | None:
+    """The first submitted answer stored and counted, and the annotator's next item reserved,
+    in one PostgreSQL statement: the outcome, and the next item (None: the choice is left to
+    next_item). None, having written nothing, when the item had an answer of the annotator
+    meanwhile or the choice raced another request of theirs (its reservation refused by the
+    schema, as in routing._served_in_one_statement): then the transaction's way decides."""
+    status = Annotation.Status.SUBMITTED
+    annotation = _new_annotation(page, answer, status, normalised_answer(page.subtask, answer), metadata, active_ms,
+                                 clock)
+    now = timezone.now()
+    parameters = [*sql_rows.prepared(annotation, INSERTED_FIELDS), *routing.counted_parameters("saved", page, now),
+                  *routing.reserved_after_count_parameters(page, now)]
+    try:
+        # A savepoint only inside a transaction (a test's): outside, the statement is one.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            with connection.cursor() as cursor:
+                cursor.execute(_first_save_with_choice_sql(), parameters)
+                row = cursor.fetchone()
+    except IntegrityError:
+        return None
+    if row is None:
+        return None
+    annotation_id, position, reserved_until = row
+    sql_rows.stored(annotation, annotation_id)
+    served = None if position is None else routing.Next(routing.ITEM, position, reserved_until)
+    return _saved(page, annotation, True), served
 
 
 def _stored(
@@ -291,6 +347,15 @@ def _revision_insert() -> str:
 @cache
 def _first_save_sql() -> str:
     return f"WITH {_saved_cte()} {_revision_insert()}"
+
+
+@cache
+def _first_save_with_choice_sql() -> str:
+    return (
+        f"WITH {_saved_cte()}, revised AS ({_revision_insert()}), {routing.counted_after_sql('saved')},"
+        f" {routing.reserved_after_count_sql()}"
+        " SELECT v.annotation_id, n.position, n.reserved_until FROM revised v LEFT JOIN reserved_next n ON TRUE"
+    )
 
 
 @cache

@@ -304,7 +304,10 @@ def test_the_progress_total_is_every_served_item_without_a_quota():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_eighteen_threads_at_once_never_put_an_item_above_k():
+@pytest.mark.parametrize("save_and_next", [False, True], ids=["choose-then-submit", "save-and-next"])
+def test_eighteen_threads_at_once_never_put_an_item_above_k(save_and_next):
+    """Each thread an annotator: asking for an item and submitting it, or (save & next) each
+    submit reserving the next item with it."""
     if connection.vendor != "postgresql":
         pytest.fail("this test needs PostgreSQL (row locks)")
     dataset, users = routed(items=12, annotators=18, k=3)
@@ -314,11 +317,18 @@ def test_eighteen_threads_at_once_never_put_an_item_above_k():
     def work(user):
         try:
             start.wait()
+            served = None
             for _ in range(6):
-                served = routing.next_item(user, dataset.pk)
+                if served is None or served.state != routing.ITEM:
+                    served = routing.next_item(user, dataset.pk)
                 if served.state != routing.ITEM:
                     continue
-                submit(user, dataset, served.position)
+                if not save_and_next:
+                    submit(user, dataset, served.position)
+                    served = None
+                    continue
+                page = item_page(user, dataset.pk, served.position)
+                _, served = annotating.submit_and_reserve_next(user, page=page, answer=ANSWER, based_on_version=0)
         except Exception as error:  # noqa: BLE001 - reported below, with the thread's user
             failures.append(f"{user}: {error!r}")
         finally:

@@ -4,12 +4,17 @@ now, the end page when nothing remains, the reservation renewed by the page's sc
 
 import json
 import threading
+from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, connection, connections
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from annotation.annotate import routing
+from annotation.annotate import services as annotating
+from annotation.annotate.queue import item_page
 from annotation.datasets.assigning import assign
 from annotation.datasets.routing import set_routing
 from annotation.models import Annotation, Assignment, RoutedItem
@@ -70,7 +75,62 @@ def answers_committed(user) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_save_and_next_commits_the_answer_with_the_choice_of_the_next_item(client, routed, monkeypatch):
+def test_save_and_next_stores_counts_and_reserves_the_next_item_in_one_statement(client, routed):
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL (one statement; another connection reading)")
+    dataset, (user, _) = routed
+    routing.next_item(user, dataset.pk)
+    page = item_page(user, dataset.pk, 1)
+    with CaptureQueriesContext(connection) as queries:
+        outcome, served = annotating.submit_and_reserve_next(user, page=page, answer=ANSWER, based_on_version=0)
+    assert len(queries) == 1 and "SAVEPOINT" not in queries[0]["sql"]
+    assert outcome.annotation.pk == Annotation.objects.get(annotator=user, status="submitted").pk
+    assert served.state == routing.ITEM and served.position == 2
+    reserved = Assignment.objects.get(annotator=user, reserved_until__isnull=False)
+    assert (reserved.position, reserved.reserved_until) == (2, served.reserved_until)
+    counters = dict(RoutedItem.objects.filter(dataset=dataset).values_list("item__ordinal", "submitted"))
+    assert sorted(counters.values()) == [0, 1]
+    assert sorted(RoutedItem.objects.filter(dataset=dataset).values_list("reserved", flat=True)) == [0, 1]
+
+
+def test_a_late_answer_is_counted_as_late_and_the_next_item_chosen_after_it(routed):
+    """The one statement chooses only after an answer to an item still reserved: a late one
+    is stored and counted by it, and the next item then chosen by next_item."""
+    dataset, (user, _) = routed
+    routing.next_item(user, dataset.pk)
+    Assignment.objects.filter(annotator=user).update(reserved_until=timezone.now() - timedelta(minutes=1))
+    page = item_page(user, dataset.pk, 1)
+    outcome, served = annotating.submit_and_reserve_next(user, page=page, answer=ANSWER, based_on_version=0)
+    assert outcome.annotation.status == "submitted" and served.position == 2
+    assert RoutedItem.objects.get(item_id=page.item_id).late == 1
+    assert Assignment.objects.filter(annotator=user, reserved_until__isnull=False).get().position == 2
+
+
+def committed_submits(user) -> int:
+    """The user's submitted answers as another connection sees them: committed ones only."""
+    counted = []
+
+    def count():
+        counted.append(Annotation.objects.filter(annotator=user, status="submitted").count())
+        connections.close_all()
+
+    reader = threading.Thread(target=count)
+    reader.start()
+    reader.join()
+    return counted[0]
+
+
+def submit_after_a_draft(client, dataset, position: int):
+    """Save & next of an item with a draft (not the first save: the transaction's way)."""
+    url = reverse("annotate_item", args=[dataset.pk, position])
+    client.post(url, {"intent": "draft", "answer": json.dumps(ANSWER), "version": "0"})
+    return client.post(url, {"intent": "submit", "answer": json.dumps(ANSWER), "version": "1"})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_save_and_next_after_a_draft_commits_the_answer_with_the_choice(client, routed, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL (one statement; another connection reading)")
     dataset, (user, _) = routed
     client.force_login(user)
     client.post(reverse("annotate_continue", args=[dataset.pk]))
@@ -78,14 +138,13 @@ def test_save_and_next_commits_the_answer_with_the_choice_of_the_next_item(clien
     choose = routing.next_item
 
     def next_item(annotator, dataset_id, now=None):
-        seen_at_the_choice.append(answers_committed(user))
+        seen_at_the_choice.append(committed_submits(user))
         return choose(annotator, dataset_id, now)
 
     monkeypatch.setattr(routing, "next_item", next_item)
-    response = client.post(reverse("annotate_item", args=[dataset.pk, 1]),
-                           {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
+    response = submit_after_a_draft(client, dataset, 1)
     assert response.url == reverse("annotate_item", args=[dataset.pk, 2])
-    assert seen_at_the_choice == [0] and answers_committed(user) == 1
+    assert seen_at_the_choice == [0] and committed_submits(user) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -99,9 +158,8 @@ def test_a_choice_that_fails_takes_the_answer_back_with_it(client, routed, monke
 
     monkeypatch.setattr(routing, "next_item", next_item)
     with pytest.raises(DatabaseError):
-        client.post(reverse("annotate_item", args=[dataset.pk, 1]),
-                    {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
-    assert not Annotation.objects.exists()
+        submit_after_a_draft(client, dataset, 1)
+    assert not Annotation.objects.filter(status="submitted").exists()
     assert not RoutedItem.objects.filter(dataset=dataset, submitted__gt=0).exists()
 
 
