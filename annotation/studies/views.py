@@ -8,6 +8,7 @@ after payment (GET the confirmation, POST)."""
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -66,8 +67,8 @@ def study_entry(request: HttpRequest, token: str) -> HttpResponse:
             entering.decline(study, entry)
             return _finish_page(request, study, entering.NO_CONSENT)
         if intent == "consent" and known is None:
-            participant = entering.enter(study, entry)
-        elif intent == "resume" or known is not None:
+            return _consented(request, study, entry)
+        if intent == "resume" or known is not None:
             participant = entering.readmitted(study, entry, request.user)
         else:
             raise Http404
@@ -76,6 +77,19 @@ def study_entry(request: HttpRequest, token: str) -> HttpResponse:
     if request.user.pk != participant.user_id:
         login(request, participant.user, backend=PARTICIPANT_BACKEND)
     return redirect(_first_page(participant))
+
+
+def _consented(request: HttpRequest, study: Study, entry: entering.PanelEntry) -> HttpResponse:
+    """The consent's POST: the entry, the participant's login and the reservation of their
+    first item committed together, once (they were four commits, and an arrival burst of
+    entries waited on them). A refused entry keeps what refusing it wrote (a full study closed)."""
+    with transaction.atomic():
+        try:
+            participant = entering.enter(study, entry)
+        except Refused as refusal:
+            return _refused(request, study, refusal)
+        login(request, participant.user, backend=PARTICIPANT_BACKEND)
+        return redirect(_first_page(participant))
 
 
 def _first_page(participant: StudyParticipant) -> str:

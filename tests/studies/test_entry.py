@@ -2,15 +2,18 @@
 to the session it first entered in, and the way through the study to its code."""
 
 import json
+import threading
 from datetime import timedelta
 
 import pytest
 from axes.models import AccessLog
 from django.contrib.auth.models import User
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from annotation.annotate import routing
 from annotation.models import Annotation, Assignment, Campaign, Pseudonym, RoutedAnnotator, Study, StudyParticipant, StudyRefusal
 from tests.factories import DEFAULT_PASSWORD, make_user
 from tests.studies.panel import ANSWER, entry_url, make_study, panel_id, routed_dataset
@@ -50,6 +53,38 @@ def test_consent_makes_a_participant_account_without_password_or_email(client, s
     assert participant.deadline - participant.entered_at == timedelta(minutes=study.deadline_minutes)
     # No password login: nothing for the login lock-out to reset or record.
     assert not AccessLog.objects.exists()
+
+
+def participants_committed() -> int:
+    """The participants another connection sees: committed ones only."""
+    counted = []
+
+    def count():
+        counted.append(StudyParticipant.objects.count())
+        connections.close_all()
+
+    reader = threading.Thread(target=count)
+    reader.start()
+    reader.join()
+    return counted[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_consent_commits_the_entry_the_login_and_the_first_item_together(client, study, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL (another connection reading)")
+    seen_at_the_choice = []
+    choose = routing.next_item
+
+    def next_item(annotator, dataset_id, now=None):
+        seen_at_the_choice.append((participants_committed(), annotator.last_login is not None))
+        return choose(annotator, dataset_id, now)
+
+    monkeypatch.setattr(routing, "next_item", next_item)
+    response = consent(client, study, panel_id(1))
+    reserved = Assignment.objects.get(reserved_until__isnull=False)
+    assert response.url == reverse("annotate_item", args=[reserved.dataset_id, reserved.position])
+    assert seen_at_the_choice == [(0, True)] and participants_committed() == 1
 
 
 def test_a_password_login_is_still_recorded_by_the_lock_out(client):
