@@ -254,15 +254,15 @@ def _posted_int(request: HttpRequest, name: str) -> int:
 
 
 def _save(request: HttpRequest, page: queues.ItemPage, submit: bool) -> HttpResponse:
-    fields = {
-        "answer": posted_json(request, "answer"),
-        "based_on_version": _posted_int(request, "version"),
-        "active_ms": _posted_int(request, "active_ms"),
-        "clock": request.POST.get("clock"),
-        "confirmed": request.POST.get("confirm") == CONFIRM,
-    }
     served = None
     try:
+        fields = {
+            "answer": posted_json(request, "answer"),
+            "based_on_version": _posted_int(request, "version"),
+            "active_ms": _posted_int(request, "active_ms"),
+            "clock": request.POST.get("clock"),
+            "confirmed": request.POST.get("confirm") == CONFIRM,
+        }
         if submit and page.routed:
             outcome, served = annotating.submit_and_reserve_next(request.user, page=page, **fields)
         else:
