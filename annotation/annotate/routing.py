@@ -12,9 +12,10 @@ Race-free in the database: the item is chosen with ``FOR UPDATE OF its counter S
 and its counter raised in the same transaction, so two annotators never take the last place
 of one item, and a counter changed meanwhile is checked again by PostgreSQL before the lock
 is granted. An annotator's own choices run one at a time (their RoutedAnnotator row is locked).
-A reservation held past its time counts as load until it is released (at the next choice in
-the dataset, a bounded batch); an answer that comes after that is stored and counted, and
-counted again as late. The choice reads a few small sets, none growing with the dataset
+A study's preview or test entries reserve as anyone does, but their answers add nothing to
+an item's load. A reservation held past its time counts as load until it is released (at the
+next choice in the dataset, a bounded batch); an answer that comes after that is stored and
+counted, and counted again as late. The choice reads a few small sets, none growing with the dataset
 (``_stage_sql``): the pilot, the items in progress (given to someone, short of k), the first
 untouched item from the annotator's cursor in their order, their own positions and skips.
 On PostgreSQL the usual choice (no pilot, room under the quota) is made and reserved in one
@@ -36,9 +37,19 @@ from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
 from annotation.annotate.signals import routed_queue_finished
+from annotation.answers.counted import test_entry_sql
 from annotation.core import sql_rows
 from annotation.datasets.assigning import control_items_left, extend_order, is_control_position
-from annotation.models import Annotation, Assignment, Dataset, Item, RoutedAnnotator, RoutedItem, RoutingOrder
+from annotation.models import (
+    Annotation,
+    Assignment,
+    Dataset,
+    Item,
+    RoutedAnnotator,
+    RoutedItem,
+    RoutingOrder,
+    StudyParticipant,
+)
 
 ITEM = "item"  # an item is reserved for the annotator: its position
 WAITING = "waiting"  # nothing available now: every item left is at k or reserved by others
@@ -599,7 +610,8 @@ def skip(page: ItemPage, now: datetime | None = None) -> None:
 
 def count_submission(page: ItemPage, now: datetime | None = None) -> None:
     """Count the first submitted answer to the page's item (in the save's transaction): its
-    reservation becomes an answer; an answer after the reservation expired counts as late."""
+    reservation becomes an answer; an answer after the reservation expired counts as late. A
+    study's preview or test entry only gives its reservation back: its answers count nowhere."""
     now = now or timezone.now()
     if connection.vendor == "postgresql":
         # One round trip instead of three (lock, count, release): save & next's cost is its
@@ -610,12 +622,14 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
         return
     assignment = Assignment.objects.select_for_update().get(pk=page.assignment_id)
     reserved = assignment.reserved_until is not None
-    late = assignment.reservation_lapsed or (reserved and assignment.reserved_until < now)
-    # At k answers an item leaves the items in progress for good (answers are never taken back).
-    RoutedItem.objects.filter(item_id=page.item_id).update(
-        submitted=F("submitted") + 1, reserved=F("reserved") - int(reserved), late=F("late") + int(late),
-        complete=Case(When(submitted__gte=page.answers_per_item - 1, then=True), default=F("complete")),
-    )
+    counts = not StudyParticipant.objects.filter(user_id=assignment.annotator_id, test=True).exists()
+    late = counts and (assignment.reservation_lapsed or (reserved and assignment.reserved_until < now))
+    counters = {"reserved": F("reserved") - int(reserved)}
+    if counts:
+        # At k answers an item leaves the items in progress for good (answers are never taken back).
+        counters.update(submitted=F("submitted") + 1, late=F("late") + int(late),
+                        complete=Case(When(submitted__gte=page.answers_per_item - 1, then=True), default=F("complete")))
+    RoutedItem.objects.filter(item_id=page.item_id).update(**counters)
     if reserved:
         Assignment.objects.filter(pk=assignment.pk).update(reserved_until=None)
 
@@ -633,7 +647,8 @@ def _counting_sql(condition: str) -> str:
     assignments = sql_rows.table(Assignment)
     return f"""held AS (
             SELECT id, reserved_until IS NOT NULL AS reserved,
-                   reservation_lapsed OR COALESCE(reserved_until < %(now)s, FALSE) AS late
+                   reservation_lapsed OR COALESCE(reserved_until < %(now)s, FALSE) AS late,
+                   NOT {test_entry_sql("annotator_id")} AS counts
             FROM {assignments} WHERE id = %(assignment)s {condition} FOR UPDATE),
         released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved
                      RETURNING a.id)"""
@@ -641,8 +656,9 @@ def _counting_sql(condition: str) -> str:
 
 def _counter_update_sql() -> str:
     return f"""{sql_rows.table(RoutedItem)} r
-        SET submitted = r.submitted + 1, reserved = r.reserved - held.reserved::int, late = r.late + held.late::int,
-            complete = r.complete OR r.submitted >= %(k)s - 1
+        SET submitted = r.submitted + held.counts::int, reserved = r.reserved - held.reserved::int,
+            late = r.late + (held.late AND held.counts)::int,
+            complete = r.complete OR (held.counts AND r.submitted >= %(k)s - 1)
         FROM held WHERE r.item_id = %(item)s"""
 
 

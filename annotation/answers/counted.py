@@ -20,6 +20,13 @@ def uncounted_sql() -> str:
     return f"SELECT n.user_id FROM {table(StudyParticipant)} n WHERE n.test OR n.unreconciled_at IS NOT NULL"
 
 
+def test_entry_sql(annotator: str) -> str:
+    """SQL: the account ``annotator`` (an SQL expression) is a study's preview or test entry,
+    whose answers count nowhere, not even toward an item's load under routing (fixed at entry,
+    unlike a reconciliation, so the load counters stay equal to the rows)."""
+    return f"EXISTS (SELECT 1 FROM {table(StudyParticipant)} t WHERE t.user_id = {annotator} AND t.test)"
+
+
 def counted_sql(alias: str) -> str:
     """SQL: the answer ``alias`` (a row of the answers' table) is submitted and counts."""
     return f"({alias}.status = 'submitted' AND {alias}.annotator_id NOT IN ({uncounted_sql()}))"

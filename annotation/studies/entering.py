@@ -130,7 +130,9 @@ def steps_with_places(study: Study) -> list[StudyDataset]:
         cursor.execute(_places_left_sql(), {"study": study.pk, "now": timezone.now()})
         left = dict(cursor.fetchall())
     for step in steps:
-        step.places_left = left[step.dataset_id]
+        # Below 0 when the participants at work may take more than is free now (items withdrawn
+        # since they entered): no place for the next one, and none to show as negative.
+        step.places_left = max(0, left[step.dataset_id])
     return steps
 
 

@@ -14,7 +14,20 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.annotate import routing
-from annotation.models import Annotation, Assignment, Campaign, Pseudonym, RoutedAnnotator, Study, StudyParticipant, StudyRefusal
+from annotation.datasets.organizing import withdraw_item
+from annotation.models import (
+    Annotation,
+    Assignment,
+    Campaign,
+    Item,
+    Pseudonym,
+    RoutedAnnotator,
+    RoutedItem,
+    Study,
+    StudyParticipant,
+    StudyRefusal,
+)
+from annotation.studies.entering import steps_with_places
 from tests.factories import DEFAULT_PASSWORD, make_user
 from tests.studies.panel import ANSWER, entry_url, make_study, panel_id, routed_dataset
 
@@ -180,6 +193,38 @@ def test_a_test_id_walks_the_study_without_being_counted(client):
     assert list(StudyParticipant.objects.values_list("test", "panel_id")) == [(True, None), (True, None)]
     study.refresh_from_db()
     assert study.declined == 0
+
+
+def test_a_test_entrys_answer_adds_nothing_to_the_items_load(client):
+    study = make_study((routed_dataset(2, 1), 1), test_ids="PREVIEW\n")  # two places, k = 1
+    first = consent(client, study, "PREVIEW").url
+    assert client.post(first, {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"}).status_code == 302
+    answered = Annotation.objects.get(status=Annotation.Status.SUBMITTED).item
+    counter = RoutedItem.objects.get(item=answered)
+    # Its reservation given back, its answer stored and counted nowhere: the item still needs its one answer.
+    assert (counter.submitted, counter.reserved, counter.late, counter.complete) == (0, 0, 0, False)
+    served = set()
+    for number in (1, 2):
+        participant = Client()
+        page = consent(participant, study, panel_id(number)).url
+        assert participant.post(page, {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"}).status_code == 302
+        served |= set(Annotation.objects.filter(annotator__study_participant__panel_id=panel_id(number))
+                      .values_list("item_id", flat=True))
+    assert answered.pk in served and len(served) == 2
+    assert list(RoutedItem.objects.order_by("item_id").values_list("submitted", "complete")) == [(1, True), (1, True)]
+    assert consent(Client(), study, panel_id(3)).status_code == 422  # full: the study closed by itself
+
+
+def test_the_places_left_are_never_below_zero(client):
+    study = make_study((routed_dataset(4, 1), 3))
+    consent(client, study, panel_id(1))
+    held = Assignment.objects.get().item_id
+    # Two items withdrawn under the participant at work: one place free, two still theirs to take.
+    organizer = make_user("organizer")
+    for item in Item.objects.exclude(pk=held).order_by("pk")[:2]:
+        withdraw_item(item, organizer, "a wrong key")
+    assert [step.places_left for step in steps_with_places(study)] == [0]
+    assert consent(Client(), study, panel_id(2)).status_code == 422
 
 
 def test_a_paused_or_closed_study_takes_no_one(client, study):
