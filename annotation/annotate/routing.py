@@ -12,8 +12,10 @@ Race-free in the database: the item is chosen with ``FOR UPDATE OF its counter S
 and its counter raised in the same transaction, so two annotators never take the last place
 of one item, and a counter changed meanwhile is checked again by PostgreSQL before the lock
 is granted. An annotator's own choices run one at a time (their RoutedAnnotator row is locked).
-A study's preview or test entries reserve as anyone does, but their answers add nothing to
-an item's load. A reservation held past its time counts as load until it is released (at the
+Only answers that count (annotation.answers.counted) add to an item's load: a study's preview
+or test entries and the participants its reconciliation left out reserve as anyone does, and a
+reconciliation that changes who counts recounts the items they answered
+(annotation.studies.services.reconcile). A reservation held past its time counts as load until it is released (at the
 next choice in the dataset, a bounded batch); an answer that comes after that is stored and
 counted, and counted again as late. The choice reads a few small sets, none growing with the dataset
 (``_stage_sql``): the pilot, the items in progress (given to someone, short of k), the first
@@ -30,14 +32,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, F, Max, When
+from django.db.models import Case, Count, F, Max, OuterRef, Subquery, When
+from django.db.models.functions import Coalesce, Least
+from django.db.models.lookups import GreaterThanOrEqual
 from django.utils import timezone
 
 from annotation.annotate.queue import ItemPage
 from annotation.annotate.signals import routed_queue_finished
-from annotation.answers.counted import test_entry_sql
+from annotation.answers.counted import counted_answers, counted_people, uncounted_person_sql
 from annotation.core import sql_rows
 from annotation.datasets.assigning import control_items_left, extend_order, is_control_position
 from annotation.models import (
@@ -48,7 +52,6 @@ from annotation.models import (
     RoutedAnnotator,
     RoutedItem,
     RoutingOrder,
-    StudyParticipant,
 )
 
 ITEM = "item"  # an item is reserved for the annotator: its position
@@ -610,8 +613,9 @@ def skip(page: ItemPage, now: datetime | None = None) -> None:
 
 def count_submission(page: ItemPage, now: datetime | None = None) -> None:
     """Count the first submitted answer to the page's item (in the save's transaction): its
-    reservation becomes an answer; an answer after the reservation expired counts as late. A
-    study's preview or test entry only gives its reservation back: its answers count nowhere."""
+    reservation becomes an answer; an answer after the reservation expired counts as late. An
+    answer that does not count (a study's test entry's, a left-out participant's) only gives
+    the reservation back."""
     now = now or timezone.now()
     if connection.vendor == "postgresql":
         # One round trip instead of three (lock, count, release): save & next's cost is its
@@ -622,7 +626,7 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
         return
     assignment = Assignment.objects.select_for_update().get(pk=page.assignment_id)
     reserved = assignment.reserved_until is not None
-    counts = not StudyParticipant.objects.filter(user_id=assignment.annotator_id, test=True).exists()
+    counts = counted_people(User.objects.filter(pk=assignment.annotator_id), field="pk").exists()
     late = counts and (assignment.reservation_lapsed or (reserved and assignment.reserved_until < now))
     counters = {"reserved": F("reserved") - int(reserved)}
     if counts:
@@ -632,6 +636,25 @@ def count_submission(page: ItemPage, now: datetime | None = None) -> None:
     RoutedItem.objects.filter(item_id=page.item_id).update(**counters)
     if reserved:
         Assignment.objects.filter(pk=assignment.pk).update(reserved_until=None)
+
+
+def recount(annotator_ids: list[int]) -> int:
+    """Count again, from the answers that count, the load counters of the routed items these
+    accounts submitted answers to (a reconciliation changed whether theirs count): an item's
+    answers as many as count now, its late answers no more than that, complete when they reach
+    k (an item a left-out participant completed goes back to others). In the caller's
+    transaction; an answer being saved meanwhile waits for the counter's lock and counts after
+    it. How many items were counted again."""
+    answered = Annotation.objects.filter(annotator_id__in=annotator_ids, status=Annotation.Status.SUBMITTED)
+    counted = Coalesce(Subquery(
+        counted_answers(Annotation.objects.filter(item_id=OuterRef("item_id"))).order_by()
+        .values("item_id").annotate(n=Count("pk")).values("n")
+    ), 0)
+    k = Subquery(Dataset.objects.filter(pk=OuterRef("dataset_id")).values("answers_per_item"))
+    return RoutedItem.objects.filter(item_id__in=answered.values("item_id")).update(
+        submitted=counted, late=Least(F("late"), counted),
+        complete=Case(When(GreaterThanOrEqual(counted, k), then=True), default=False),
+    )
 
 
 @cache
@@ -648,7 +671,7 @@ def _counting_sql(condition: str) -> str:
     return f"""held AS (
             SELECT id, reserved_until IS NOT NULL AS reserved,
                    reservation_lapsed OR COALESCE(reserved_until < %(now)s, FALSE) AS late,
-                   NOT {test_entry_sql("annotator_id")} AS counts
+                   NOT {uncounted_person_sql("annotator_id")} AS counts
             FROM {assignments} WHERE id = %(assignment)s {condition} FOR UPDATE),
         released AS (UPDATE {assignments} a SET reserved_until = NULL FROM held WHERE a.id = held.id AND held.reserved
                      RETURNING a.id)"""

@@ -3,7 +3,9 @@ a study's preview or test entries and the participants its panel's export did no
 (annotation.models.StudyParticipant ``test``, ``unreconciled_at``). Their answers stay stored
 and on the organizer's study page; exports, agreement, reports, the paper kit, the release
 bundle and adjudication read only the answers that count, through these functions: the rule
-is written once, as SQL, so that querysets and hand-written queries share it.
+is written once, as SQL, so that querysets and hand-written queries share it. Routing's load
+counters follow it too: only an answer that counts adds to an item's load
+(annotation.annotate.routing), and a reconciliation counts the items again.
 """
 
 from __future__ import annotations
@@ -14,17 +16,20 @@ from django.db.models.expressions import RawSQL
 from annotation.core.sql_rows import table
 from annotation.models import Annotation, StudyParticipant
 
+# The rule, once: a participant row whose account's answers do not count.
+UNCOUNTED = "({row}.test OR {row}.unreconciled_at IS NOT NULL)"
+
 
 def uncounted_sql() -> str:
-    """SQL: the account ids (users) whose answers do not count (the rule, once)."""
-    return f"SELECT n.user_id FROM {table(StudyParticipant)} n WHERE n.test OR n.unreconciled_at IS NOT NULL"
+    """SQL: the account ids (users) whose answers do not count."""
+    return f"SELECT n.user_id FROM {table(StudyParticipant)} n WHERE {UNCOUNTED.format(row='n')}"
 
 
-def test_entry_sql(annotator: str) -> str:
-    """SQL: the account ``annotator`` (an SQL expression) is a study's preview or test entry,
-    whose answers count nowhere, not even toward an item's load under routing (fixed at entry,
-    unlike a reconciliation, so the load counters stay equal to the rows)."""
-    return f"EXISTS (SELECT 1 FROM {table(StudyParticipant)} t WHERE t.user_id = {annotator} AND t.test)"
+def uncounted_person_sql(annotator: str) -> str:
+    """SQL: the account ``annotator`` (an SQL expression) is one whose answers do not count,
+    looked up by its key (routing's count of each submitted answer asks it)."""
+    return (f"EXISTS (SELECT 1 FROM {table(StudyParticipant)} t"
+            f" WHERE t.user_id = {annotator} AND {UNCOUNTED.format(row='t')})")
 
 
 def counted_sql(alias: str) -> str:

@@ -21,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from annotation.annotate import routing
 from annotation.core.errors import Refused
 from annotation.core.files import SourceFile, decoded_lines
 from annotation.core.problems import problem
@@ -193,19 +194,26 @@ def read_export(source: SourceFile) -> dict[str, str]:
 def reconcile(study: Study, source: SourceFile, now: datetime | None = None) -> Reconciled:
     """Reconcile the study's participants with the panel's submissions export, in one
     transaction: those the export lists are counted, with their status on the panel; the
-    others (test entries and ids deleted after payment aside) are left out from ``now``.
+    others (test entries and ids deleted after payment aside) are left out from ``now``; the
+    routed items of those whose answers now count, or no longer do, are counted again, so that
+    routing completes to k the items a left-out participant had answered.
     A malformed export is refused and changes nothing."""
     now = now or timezone.now()
     statuses = read_export(source)
     with transaction.atomic():
         participants = list(StudyParticipant.objects.select_for_update()
                             .filter(study=study, test=False, panel_id__isnull=False))
+        changed = []
         for participant in participants:
+            left_out = participant.unreconciled_at is not None
             if participant.panel_id in statuses:
                 participant.unreconciled_at, participant.panel_status = None, statuses[participant.panel_id]
             else:
                 participant.unreconciled_at = participant.unreconciled_at or now
+            if left_out != (participant.unreconciled_at is not None):
+                changed.append(participant.user_id)
         StudyParticipant.objects.bulk_update(participants, ["unreconciled_at", "panel_status"], batch_size=1000)
+        routing.recount(changed)
         Study.objects.filter(pk=study.pk).update(reconciled_at=now)
     found = sum(1 for participant in participants if participant.panel_id in statuses)
     return Reconciled(found=found, left_out=len(participants) - found, unknown=len(statuses) - found)

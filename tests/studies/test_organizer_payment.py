@@ -1,16 +1,18 @@
-"""Reconciliation with the panel's submissions export, the payment files byte for byte, and
-deleting the panel ids after payment (the case worked by hand: tests/studies/organizer.py)."""
+"""Reconciliation with the panel's submissions export (and the routed items it counts again),
+the payment files byte for byte, and deleting the panel ids after payment (the case worked by hand: tests/studies/organizer.py)."""
 
+import json
 from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
-from annotation.models import Study, StudyParticipant, StudyRefusal
+from annotation.models import Annotation, RoutedItem, Study, StudyParticipant, StudyRefusal
 from tests.factories import make_user
 from tests.studies.organizer import worked_study
-from tests.studies.panel import panel_id
+from tests.studies.panel import ANSWER, entry_url, make_study, panel_id, routed_dataset
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +137,25 @@ def test_deleting_the_panel_ids_keeps_accounts_and_pseudonyms_and_leaves_nothing
         response = download(organizer_client, study, kind)
         assert response.status_code == 409
         assert "The panel ids were deleted after payment: there is nothing to pay." in response.content.decode()
+
+
+def test_a_reconciliation_counts_the_routed_items_of_those_it_leaves_out_or_lists_again(organizer_client):
+    study = make_study((routed_dataset(2, 1), 1))  # two items, k = 1, one item per participant
+
+    def answered_by(number: int) -> int:
+        participant = Client()
+        page = participant.post(entry_url(study, panel_id(number)), {"intent": "consent"})
+        assert page.status_code == 302, page.content
+        participant.post(page.url, {"intent": "submit", "answer": json.dumps(ANSWER), "version": "0"})
+        return Annotation.objects.get(annotator__study_participant__panel_id=panel_id(number)).item_id
+
+    first, second = answered_by(1), answered_by(2)
+    assert upload(organizer_client, study, HEADER + line(1)).status_code == 302
+    # p2 left out: their item needs its one answer again, and routing gives it to the next participant.
+    assert RoutedItem.objects.filter(item_id=second).values_list("submitted", "complete").get() == (0, False)
+    assert RoutedItem.objects.filter(item_id=first).values_list("submitted", "complete").get() == (1, True)
+    assert answered_by(3) == second
+    assert RoutedItem.objects.filter(item_id=second).values_list("submitted", "complete").get() == (1, True)
+    # Listed again, p2's answer counts again beside p3's.
+    assert upload(organizer_client, study, HEADER + line(1) + line(2) + line(3)).status_code == 302
+    assert RoutedItem.objects.filter(item_id=second).values_list("submitted", "late", "complete").get() == (2, 0, True)
