@@ -7,7 +7,8 @@ polis_bench_study) it imports a routed commas dataset (k answers per item) and a
 (a quota per participant), times one entry in-process (where its time goes: the routing order
 it inserts, annotation.datasets.assigning.join, against the rest), then starts gunicorn and
 the participants (bench/study_load.py, in processes of at most 100 clients; arrivals drawn
-uniformly within the window, think times uniformly within --think, both seeded). Prints the
+uniformly within the window, the time on the consent page within --reading and before each save
+within --think, all seeded). Prints the
 load average, every kind of request's p50, p95 and maximum, the p95 of all, the errors, and
 what the database holds afterwards (no item above k, the counters equal to the rows, every
 participant completed); writes the figures to bench/results.json.
@@ -95,8 +96,8 @@ def profile_entry(study, dataset, repeats: int) -> None:
            1000 * statistics.median(joins), "ms", 2)
 
 
-def run_participants(base_url: str, study, ids: list[str], window: float, think: str, per_generator: int,
-                     seed: int) -> dict:
+def run_participants(base_url: str, study, ids: list[str], window: float, think: str, reading: str,
+                     per_generator: int, seed: int) -> dict:
     """The participants as clients of bench/study_load.py, in processes of at most
     ``per_generator`` clients; their figures merged."""
     rng = random.Random(seed)
@@ -107,7 +108,7 @@ def run_participants(base_url: str, study, ids: list[str], window: float, think:
             [PYTHON, str(BASE_DIR / "bench" / "study_load.py"), base_url, "--token", study.token,
              "--ids", ",".join(ids[first:first + per_generator]), "--study-id", PANEL_STUDY, "--code", COMPLETED_CODE,
              "--start-at", str(start_at), "--arrivals", ",".join(f"{value:.3f}" for value in arrivals[first:first + per_generator]),
-             "--think", think, "--seed", str(seed + first)],
+             "--think", think, "--reading", reading, "--seed", str(seed + first)],
             stdout=subprocess.PIPE, text=True,
         )
         for first in range(0, len(ids), per_generator)
@@ -166,6 +167,10 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=3, help="answers per item (default 3)")
     parser.add_argument("--quota", type=int, default=5, help="items per participant (default 5)")
     parser.add_argument("--think", default="2,5", help="seconds of thinking per item, low,high (default 2,5)")
+    # A participant reads the consent before agreeing to it (it says what is kept and released);
+    # 0,0 consents the moment the page arrives, as the runs before 2026-12-06's last did.
+    parser.add_argument("--reading", default="5,15",
+                        help="seconds on the consent page before consenting, low,high (default 5,15)")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--clients-per-generator", type=int, default=100)
@@ -193,7 +198,7 @@ def main() -> None:
     with gunicorn(dict(os.environ), workers=args.workers, options=NO_WORKER_RESTARTS) as served:
         cpu_before = cpu_by_process()
         run = run_participants(served.base, study, panel_ids(args.participants), args.window, args.think,
-                               args.clients_per_generator, args.seed)
+                               args.reading, args.clients_per_generator, args.seed)
         cpu_after = cpu_by_process()
         workers = served.worker_pids()
     load_after = os.getloadavg()
@@ -244,7 +249,7 @@ def main() -> None:
     print(f"target (p95 <= {TARGET_P95_MS} ms, 0 errors, no item above k): {'met' if met else 'NOT met'}")
     record(args.results_key, {
         "participants": args.participants, "window_s": args.window, "items": args.items, "k": args.k,
-        "quota": args.quota, "think_s": args.think, "seed": args.seed, "gunicorn_workers": args.workers,
+        "quota": args.quota, "think_s": args.think, "reading_s": args.reading, "seed": args.seed, "gunicorn_workers": args.workers,
         "clients_per_generator": args.clients_per_generator, "conn_max_age": os.environ.get("CONN_MAX_AGE"),
     }, figures, load=load_before, description=__doc__.splitlines()[0])
     server.drop_database(os.environ["DATABASE_URL"], DATABASE_NAME)

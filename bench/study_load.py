@@ -1,7 +1,8 @@
 """Load generator of the panel study benchmark: participants arriving by the study's entry link
 and working through it as a browser does (bench/load.py's sessions, standard library only).
 
-Each client waits for its arrival time, then: GET the entry link (the consent page), POST
+Each client waits for its arrival time, then: GET the entry link (the consent page), reads it
+for a time drawn uniformly from --reading (seeded), POST
 intent=consent (302 to the continue page), GET the continue page (302 to the dataset's start
 page), GET the start page and POST it as its script does (302 to the item reserved), GET the
 item page; then, thinking before each item for a time drawn uniformly from --think (seeded),
@@ -49,10 +50,11 @@ class Participant:
     def location(self, response) -> str:
         return urlsplit(response.getheader("Location")).path
 
-    def enter(self) -> str:
-        """Consent given; the path of the first item."""
+    def enter(self, reading: float) -> str:
+        """Consent given after ``reading`` seconds on its page; the path of the first item."""
         _, page = self.timed("entry", "GET", self.entry)
         token = field(page, "csrfmiddlewaretoken")
+        time.sleep(reading)
         response, _ = self.timed("consent", "POST", self.entry, {"csrfmiddlewaretoken": token, "intent": "consent"},
                                  expect=302)
         if "/annotate/" in self.location(response):
@@ -77,9 +79,10 @@ class Participant:
             self.waits += 1  # nothing free now: the waiting page asks again
             time.sleep(1)
 
-    def work(self, think: random.Random, low: float, high: float) -> bool:
-        """The whole way from the entry link; True: the last page showed the completion code."""
-        path = self.enter()
+    def work(self, reading: float, think: random.Random, low: float, high: float) -> bool:
+        """The whole way from the entry link, ``reading`` seconds on the consent page; True: the
+        last page showed the completion code."""
+        path = self.enter(reading)
         _, page = self.timed("item", "GET", path)
         while True:
             time.sleep(think.uniform(low, high))
@@ -119,10 +122,12 @@ def main() -> None:
     parser.add_argument("--start-at", type=float, required=True, help="the run's start, seconds since the epoch")
     parser.add_argument("--arrivals", required=True, help="comma-separated seconds after the start, one per id")
     parser.add_argument("--think", default="2,5", help="seconds of thinking before each save: low,high (default 2,5)")
+    parser.add_argument("--reading", default="5,15", help="seconds on the consent page before consenting: low,high (default 5,15)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     ids, arrivals = args.ids.split(","), [float(value) for value in args.arrivals.split(",")]
     low, high = (float(value) for value in args.think.split(","))
+    reading_low, reading_high = (float(value) for value in args.reading.split(","))
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     errors: list[str] = []
     completed: list[bool] = []
@@ -132,10 +137,12 @@ def main() -> None:
 
     def run(number: int, participant: Participant) -> None:
         think = random.Random(args.seed * 1_000_003 + number)
+        # A generator of its own: the think times are the same whether the consent is read or not.
+        reading = random.Random(f"reading {args.seed} {number}").uniform(reading_low, reading_high)
         # The wall clock: the generators, each a process, share the run's start.
         time.sleep(max(0.0, args.start_at + arrivals[number] - time.time()))
         try:
-            completed.append(participant.work(think, low, high))
+            completed.append(participant.work(reading, think, low, high))
         except Exception as error:  # reported, and the run counts as failed
             errors.append(f"{type(error).__name__}: {error}")
 
