@@ -27,7 +27,7 @@ from decimal import Decimal
 
 import bench_server as server
 from bench_server import BASE_DIR, NO_WORKER_RESTARTS, PYTHON, SqlClock, analyze, campaign_inputs, figures, percentile, report
-from load import cpu_by_process
+from load import cpu_by_process, ended_children_cpu, parent_pid
 from recorded import record
 
 DATABASE_NAME = "polis_bench_study"
@@ -131,6 +131,16 @@ def run_participants(base_url: str, study, ids: list[str], window: float, think:
     }
 
 
+def postmaster_pid() -> int:
+    """The PostgreSQL server's main process (the parent of this connection's backend): it runs
+    on this machine, as bench/study.sh provides it."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return parent_pid(cursor.fetchone()[0])
+
+
 def stored_state(dataset, study, k: int, quota: int) -> dict:
     """What the database holds after the run, counted from the rows."""
     from django.db.models import Count
@@ -195,11 +205,12 @@ def main() -> None:
     load_before = os.getloadavg()
     print(f"load average before the run (1, 5, 15 min): {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
           f" on {os.cpu_count()} CPUs", flush=True)
+    postmaster = postmaster_pid()
     with gunicorn(dict(os.environ), workers=args.workers, options=NO_WORKER_RESTARTS) as served:
-        cpu_before = cpu_by_process()
+        cpu_before, ended_before = cpu_by_process(), ended_children_cpu(postmaster)
         run = run_participants(served.base, study, panel_ids(args.participants), args.window, args.think,
                                args.reading, args.clients_per_generator, args.seed)
-        cpu_after = cpu_by_process()
+        cpu_after, ended_after = cpu_by_process(), ended_children_cpu(postmaster)
         workers = served.worker_pids()
     load_after = os.getloadavg()
     print(f"load average after the run (1, 5, 15 min): {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}",
@@ -227,11 +238,15 @@ def main() -> None:
                    if matches(pid, command))
 
     gunicorn_cpu = cpu(lambda pid, command: pid in workers)
-    postgres_cpu = cpu(lambda pid, command: command.startswith("postgres: ") and f" {DATABASE_NAME} " in command)
+    # With the backends that ended during the run: a run longer than CONN_MAX_AGE has its
+    # workers' connections closed and opened anew (any database's ended backends count here).
+    postgres_cpu = (cpu(lambda pid, command: command.startswith("postgres: ") and f" {DATABASE_NAME} " in command)
+                    + ended_after - ended_before)
     # What the server got of the machine: on a loaded machine far less than its 2 CPUs.
     report("gunicorn_cpu_s", "CPU used by gunicorn's workers during the run", gunicorn_cpu, "s", 1)
     report("gunicorn_cpu_share", "gunicorn's workers: CPU seconds per second of the run", gunicorn_cpu / run["elapsed"], "", 2)
-    report("postgres_cpu_s", "CPU used by the benchmark's PostgreSQL backends", postgres_cpu, "s", 1)
+    report("postgres_cpu_s", "CPU used by the benchmark's PostgreSQL backends (and those that ended during the run)",
+           postgres_cpu, "s", 1)
     # The participants' own processes, on the same two cores as the server.
     report("generator_cpu_s", "CPU used by the load generators", run["generator_cpu_s"], "s", 1)
     report("gunicorn_cpu_per_request_ms", "gunicorn CPU per request", 1000 * gunicorn_cpu / len(everything), "ms", 2)
