@@ -47,25 +47,30 @@ def cpu_by_process() -> dict[int, tuple[str, float]]:
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
+            fields = stat_fields(int(entry.name))
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        fields = stat.rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3, utime 14, stime 15
         processes[int(entry.name)] = (command, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS)
     return processes
 
 
+def stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after "pid (comm)": [0] is field 3 (state), [1] the parent's
+    pid, [11] and [12] utime and stime, [13] and [14] cutime and cstime."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def ended_children_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of the process's children that have ended, from /proc: what a
-    server that forks a process per connection (PostgreSQL's postmaster) used in the connections
-    closed so far, which cpu_by_process no longer sees."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()  # cutime is field 16, cstime 17
+    """CPU seconds (user + system) of the process's children that have ended: what a server that
+    forks a process per connection (PostgreSQL's postmaster) used in the connections closed so
+    far, which cpu_by_process no longer sees."""
+    fields = stat_fields(pid)
     return (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
 
 
 def parent_pid(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    return int(stat_fields(pid)[1])
 
 
 def item_id(page: str) -> str:

@@ -126,8 +126,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     ids, arrivals = args.ids.split(","), [float(value) for value in args.arrivals.split(",")]
-    low, high = (float(value) for value in args.think.split(","))
-    reading_low, reading_high = (float(value) for value in args.reading.split(","))
+    (low, high), (reading_low, reading_high) = (
+        [float(value) for value in bounds.split(",")] for bounds in (args.think, args.reading)
+    )
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     errors: list[str] = []
     completed: list[bool] = []
