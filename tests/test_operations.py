@@ -45,6 +45,20 @@ def test_the_application_loaded_before_the_workers_fork_is_out_of_the_garbage_co
         gc.unfreeze()
 
 
+def test_the_wsgi_application_imports_every_view_before_the_first_request():
+    # With gunicorn's preload_app the master imports them once: a worker (and each worker that
+    # replaces one) no longer spends its first request importing the URLconf and every view.
+    env = server_env("sqlite:///:memory:")
+    result = subprocess.run(
+        [PYTHON, "-c", "import json, sys, polis_site.wsgi; print(json.dumps(sorted(sys.modules)))"],
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    imported = json.loads(result.stdout)
+    assert "polis_site.urls" in imported
+    assert "annotation.results.plots" in imported  # a view's module, imported by the URLconf
+
+
 @pytest.mark.django_db
 def test_healthz_answers_without_a_login_and_shows_no_data():
     response = Client().get("/healthz")
