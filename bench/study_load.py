@@ -2,12 +2,12 @@
 and working through it as a browser does (bench/load.py's sessions, standard library only).
 
 Each client waits for its arrival time, then: GET the entry link (the consent page), reads it
-for a time drawn uniformly from --reading (seeded), POST intent=consent (302 to the first item,
-which the consent reserves; or, when it reserved none, to the continue page, then GET it (302
+for a time drawn uniformly from --reading (seeded), POST intent=consent: 302 to the first item,
+which the consent reserves. When it reserved none, the 302 is to the continue page: GET it (302
 to the dataset's start page), GET the start page and POST it as its script does (302 to the
-item reserved)), GET the item page; then, thinking before each item for a time drawn uniformly from --think (seeded),
-POST save & next as htmx sends it, whose reply is the next item's area or, at the end of the
-quota, the way to the continue page, which shows the completion code.
+item reserved). Then GET the item page; thinking before each item for a time drawn uniformly
+from --think (seeded), POST save & next as htmx sends it, whose reply is the next item's area
+or, at the end of the quota, the way to the continue page, which shows the completion code.
 
 Prints one JSON object: the latencies in seconds of each kind of request ("entry", "consent",
 "continue", "start", "next", "item", "save", "done"), "elapsed", its own "cpu_seconds",
