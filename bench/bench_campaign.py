@@ -7,7 +7,7 @@ with new ids to the test set's sizes), assigns them to 20 annotators, 3 per item
 their answers (the demo raters' realistic answers). Then simulated annotators, closed loops
 thinking between items for a time drawn from a seeded exponential distribution (mean 2 s),
 do save & next through the item page in queues of every subtask (bench/load.py, in processes
-of at most 100 annotators: --clients-per-generator), on gunicorn with 2 workers
+of at most 100 annotators: --clients-per-generator), on gunicorn with 2 workers (--workers)
 and on two gunicorn instances behind nginx (deploy/nginx.conf): save latency at each number
 of annotators, capacity (the most annotators served with save p95 <= 100 ms and no error),
 saturation throughput with no thinking, the servers' memory (PSS), and, for every dataset, the
@@ -461,14 +461,14 @@ def load_levels(
     return capacity
 
 
-def compare_routing(base_url: str, datasets: list, levels: list[int], seconds: float, think: float,
+def compare_routing(fixed_set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float,
                     clients_per_generator: int, repeats: int) -> None:
     """Fixed queues and routing at each level, taking turns (fixed, routed, ``repeats`` times):
     a drift of the machine falls on both. A level is served by a set-up when the median of its
     runs' save p95 is at most 100 ms and no run had an error; one 20 s run varies more than the
     two set-ups differ. Reports each set-up's capacity and routing's as a share of the fixed
     queues'; the runs end at the first level that neither serves."""
-    set_ups = {"gunicorn_2_workers": False, "gunicorn_2_workers_routing": True}
+    set_ups = {fixed_set_up: False, f"{fixed_set_up}_routing": True}
     served_by_level: dict[str, list[tuple[int, bool]]] = {set_up: [] for set_up in set_ups}
     for level in levels:
         runs: dict[str, list[tuple[float, int]]] = {set_up: [] for set_up in set_ups}
@@ -490,7 +490,7 @@ def compare_routing(base_url: str, datasets: list, levels: list[int], seconds: f
         report(f"{set_up}_capacity_annotators", f"{set_up}: capacity (median save p95 <= 100 ms, no error), of {levels}",
                capacity[set_up], "", 0)
     fixed, routed = capacity.values()
-    report("routing_capacity_share", "routing's capacity / the fixed queues' (gunicorn, 2 workers)",
+    report("routing_capacity_share", f"routing's capacity / the fixed queues' ({fixed_set_up})",
            routed / fixed if fixed else 0, "", 2)
 
 
@@ -536,7 +536,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="length of each run (default 20)")
     parser.add_argument("--think", type=float, default=2.0, help="mean thinking time, s (default 2)")
     parser.add_argument("--saturation-clients", type=int, default=8, help="clients with no thinking (default 8)")
-    parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn with 2 workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers (default 2)")
+    parser.add_argument("--skip-nginx", action="store_true", help="only gunicorn (--workers)")
     parser.add_argument("--results-key", default="campaign", help="the key of bench/results.json for the figures (default campaign)")
     parser.add_argument("--skip-exports", action="store_true", help="no exports and reports timed before the runs")
     parser.add_argument("--organizer-reports", action="store_true",
@@ -582,10 +583,12 @@ def main() -> None:
         campaign = create_campaign(name="campaign-all", datasets=datasets)
         env["POLIS_REPORT_REFRESH_MINUTES"] = "0"
     access_log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
-    with gunicorn(env, workers=2, access_log=access_log, options=NO_WORKER_RESTARTS) as served:
+    # The set-up's name in the figures' keys: gunicorn_2_workers by default.
+    set_up = f"gunicorn_{args.workers}_workers"
+    with gunicorn(env, workers=args.workers, access_log=access_log, options=NO_WORKER_RESTARTS) as served:
         if args.organizer_reports:
             with OrganizerOpeningReports(served.base, datasets, campaign.pk, env, served.worker_pids()) as organizer:
-                load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                load_levels(set_up, served.base, datasets, levels, args.seconds, args.think,
                             args.clients_per_generator)
             from annotation.models import StoredReport
 
@@ -605,14 +608,14 @@ def main() -> None:
                    StoredReport.objects.filter(status=StoredReport.Status.DONE).count(), "", 0)
         else:
             if args.routing:
-                compare_routing(served.base, datasets, levels, args.seconds, args.think, args.clients_per_generator,
+                compare_routing(set_up, served.base, datasets, levels, args.seconds, args.think, args.clients_per_generator,
                                 args.repeats)
             else:
-                load_levels("gunicorn_2_workers", served.base, datasets, levels, args.seconds, args.think,
+                load_levels(set_up, served.base, datasets, levels, args.seconds, args.think,
                             args.clients_per_generator)
-        report("gunicorn_2_workers_pss_mb", "gunicorn, master and 2 workers after the runs: PSS",
+        report(f"{set_up}_pss_mb", f"gunicorn, master and {args.workers} workers after the runs: PSS",
                pss_mb([served.pid, *served.worker_pids()]), "MB")
-        report("gunicorn_2_workers_workers_pss_mb", "gunicorn's 2 workers after the runs: PSS",
+        report(f"{set_up}_workers_pss_mb", f"gunicorn's {args.workers} workers after the runs: PSS",
                pss_mb(sorted(served.worker_pids())), "MB")
         server_times(access_log)
         os.unlink(access_log)
@@ -634,7 +637,7 @@ def main() -> None:
         {"sizes": SIZES, "campaign_annotators": CAMPAIGN_ANNOTATORS, "annotators_per_item": PER_ITEM, "levels": levels,
          "seconds_per_run": args.seconds, "think_mean_s": args.think, "queue_per_simulated_annotator": QUEUE,
          "nginx_set_up": "two gunicorn instances of 1 worker each",
-         "clients_per_generator_process": args.clients_per_generator},
+         "clients_per_generator_process": args.clients_per_generator, "gunicorn_workers": args.workers},
         key=args.results_key,
     )
 

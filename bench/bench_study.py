@@ -1,5 +1,6 @@
 """Panel study benchmark: 400 participants entering a study by its link within 10 s and answering
-their quota with think time, on PostgreSQL + gunicorn with 2 workers.
+their quota with think time, on PostgreSQL + gunicorn with deploy/gunicorn.conf.py's workers
+(two per core).
 
 Run through bench/study.sh, which provides PostgreSQL (fsync on), the virtualenv and the
 settings. In the database named by DATABASE_URL (dropped and made anew: it must be
@@ -182,7 +183,8 @@ def main() -> None:
     parser.add_argument("--reading", default="5,15",
                         help="seconds on the consent page before consenting, low,high (default 5,15)")
     parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1),
+                        help="gunicorn workers (default deploy/gunicorn.conf.py's: two per core)")
     parser.add_argument("--clients-per-generator", type=int, default=100)
     parser.add_argument("--results-key", default="study", help="the key of bench/results.json (default study)")
     args = parser.parse_args()

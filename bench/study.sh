@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The panel study benchmark (bench/bench_study.py): PostgreSQL as for bench/server.sh
-# (POLIS_BENCH_DB=throwaway forces a throwaway cluster), gunicorn with 2 workers, 400
+# (POLIS_BENCH_DB=throwaway forces a throwaway cluster), gunicorn with two workers per core, 400
 # participants entering within 10 s. Arguments go to bench_study.py (see --help). It uses its
 # own database, polis_bench_study, dropped and made anew.
 set -euo pipefail

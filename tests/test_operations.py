@@ -4,6 +4,7 @@ embedded SQLite database taking many annotators' saves at once without "database
 
 import gc
 import json
+import os
 import runpy
 import subprocess
 import threading
@@ -33,6 +34,15 @@ def test_the_gunicorn_configuration_sets_what_production_needs():
     assert config["preload_app"] == "True"
     assert config["worker_tmp_dir"] == "/dev/shm"
     assert "%(M)s" in config["access_log_format"]
+
+
+def test_gunicorn_runs_two_workers_per_core_unless_web_concurrency_says_otherwise(monkeypatch):
+    # A worker waiting on PostgreSQL leaves its core to the other (deploy/gunicorn.conf.py).
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert runpy.run_path(str(BASE_DIR / "deploy" / "gunicorn.conf.py"))["workers"] == 6
+    monkeypatch.setenv("WEB_CONCURRENCY", "5")
+    assert runpy.run_path(str(BASE_DIR / "deploy" / "gunicorn.conf.py"))["workers"] == 5
 
 
 def test_the_application_loaded_before_the_workers_fork_is_out_of_the_garbage_collectors_reach():
