@@ -116,14 +116,18 @@ def _stage_sql(stage: str, postgresql: bool) -> str:
         "pilot": f"""FROM {items} r {order} {item} {mine}
             WHERE r.dataset_id = %(dataset)s AND r.pilot_rank IS NOT NULL AND {unanswered} AND {free}
             ORDER BY o.skipped_at IS NOT NULL, o.skipped_at, r.pilot_rank""",
-        # The items in progress found first in their partial index (OFFSET 0: the planner keeps
-        # the subquery apart; it reads ids only, so that the lock takes only the row chosen):
-        # the generic plan of the plain join read every item of the dataset.
+        # The items in progress found first in their partial index, those below k only (OFFSET
+        # 0: the planner keeps the subquery apart; it reads no lock, so that the lock takes only
+        # the row chosen, and its counters are read again under the lock): the generic plan of
+        # the plain join read every item of the dataset, and with the load tested after the
+        # joins, each item at k (most of them, once many annotators are at work) cost five
+        # index lookups. The outer dataset test bounds the join's rows to the dataset: without
+        # it PostgreSQL hashed the partial index of every routed dataset.
         "in_progress": f"""FROM (SELECT item_id FROM {items} WHERE dataset_id = %(dataset)s AND touched AND NOT complete
-                  {fence}) p
+                  AND pilot_rank IS NULL AND submitted + reserved < %(k)s {fence}) p
             JOIN {items} r ON r.item_id = p.item_id {order} {item} {mine}
-            WHERE r.touched AND NOT r.complete AND r.pilot_rank IS NULL AND {below_k} AND o.skipped_at IS NULL
-              AND {unanswered} AND {free}
+            WHERE r.dataset_id = %(dataset)s AND r.touched AND NOT r.complete AND r.pilot_rank IS NULL AND {below_k}
+              AND o.skipped_at IS NULL AND {unanswered} AND {free}
             ORDER BY r.submitted + r.reserved DESC, {beyond_stored}""",
         # A window of the order from the cursor, read in the index's order: with the whole
         # rest of the order to join, PostgreSQL sorted all of it for every choice.

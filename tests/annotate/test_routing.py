@@ -445,7 +445,9 @@ def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_gene
     """The choice's statements are prepared (server-side binding), and PostgreSQL plans a
     prepared statement generically after its first executions: such plans read every
     assignment of the database, every item of the dataset or the whole rest of an annotator's
-    order before they were written to stop at the first rows of an index."""
+    order before they were written to stop at the first rows of an index, and the items in
+    progress of every routed dataset before the join of the items in progress was bounded to
+    the dataset."""
     dataset, (user, *others) = routed(items=2000, annotators=4, k=2)
     for other in others:
         for _ in range(5):
@@ -459,6 +461,10 @@ def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_gene
         for number, annotator in enumerate(make_user() for _ in range(40))
         for position, item in enumerate(fixed_items[number * 50:number * 50 + 100], 1)
     )
+    # Another routed dataset of the campaign, 300 of its items in progress (their counters
+    # alone: only the rows the statements read matter here).
+    other_routed, _ = routed(items=400, annotators=1, k=2)
+    RoutedItem.objects.filter(item__in=other_routed.items.order_by("ordinal")[:300]).update(touched=True, reserved=1)
     with connection.cursor() as cursor:
         for model in (Assignment, RoutedItem, RoutingOrder):
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
