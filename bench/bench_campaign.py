@@ -226,8 +226,11 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
              answers_by_item: dict | None = None) -> dict:
     """The plan's annotators as clients of bench/load.py, run at once in processes of at most
     `clients_per_generator` clients each: all clients in one process meet at its interpreter
-    lock, whose waits would count as the server's latency. Their figures merged: latencies,
-    saves and errors of all; elapsed the longest run's; CPU seconds of all generators."""
+    lock, whose waits would count as the server's latency. The processes' runs begin together,
+    once every client of every process has entered: a routed annotator's entry stores their
+    order, and a process still entering its clients loaded the server while the others' runs
+    were measured. Their figures merged: latencies, saves and errors of all; elapsed the
+    longest run's; CPU seconds of all generators."""
     users = list(plan)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(plan, file)
@@ -242,11 +245,17 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
                 [PYTHON, str(BASE_DIR / "bench" / "load.py"), base_url, "0",
                  "--users", ",".join(users[start : start + clients_per_generator]),
                  "--password", PASSWORD, "--answers", file.name, "--seconds", str(seconds),
-                 "--think-mean", str(think_mean), "--seed", str(17 + start), *routed],
-                stdout=subprocess.PIPE, text=True,
+                 "--think-mean", str(think_mean), "--seed", str(17 + start), "--start-on-stdin", *routed],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             )
             for start in range(0, len(users), clients_per_generator)
         ]
+        for generator in generators:
+            if generator.stdout.readline().strip() != "ready":
+                sys.exit(f"the load generator failed ({generator.wait()})")
+        for generator in generators:
+            generator.stdin.write("go\n")
+            generator.stdin.flush()
         runs = []
         for generator in generators:
             output, _ = generator.communicate()

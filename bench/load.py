@@ -8,7 +8,7 @@ the CSRF header, HX-Request), whose reply is the next item's area (HX-Push-Url: 
 the form fields of which the next save sends. Clients are closed loops: each waits for its
 answer before sending the next request.
 
-Prints one JSON object: latencies in seconds ("page": the first item pages; "save": save & next,
+Prints one JSON object (after the line "ready" with --start-on-stdin): latencies in seconds ("page": the first item pages; "save": save & next,
 the next item included), "elapsed", its own "cpu_seconds",
 "errors", "routing_waits" (a routed dataset had no item for a client: it asked again after the
 waiting page's interval, as the page does), and with --cpu-snapshots every process's CPU time at the start and end of the run.
@@ -313,6 +313,10 @@ def main() -> None:
     parser.add_argument(
         "--cpu-snapshots", action="store_true", help="report every process's CPU time at the start and end of the run"
     )
+    parser.add_argument(
+        "--start-on-stdin", action="store_true", help="once every client has entered, print the line \"ready\" and "
+        "begin the run when a line comes on standard input (several generators' runs begin together)"
+    )
     args = parser.parse_args()
 
     users = args.users.split(",")
@@ -362,6 +366,9 @@ def main() -> None:
     threads = [threading.Thread(target=work, args=pair) for pair in enumerate(annotators)]
     for thread in threads:
         thread.start()
+    if args.start_on_stdin:
+        print("ready", flush=True)
+        sys.stdin.readline()
     cpu_before = cpu_by_process() if args.cpu_snapshots else {}
     own_cpu_before = time.process_time()
     began = time.perf_counter()

@@ -10,7 +10,6 @@ from functools import cache
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import (
-    Case,
     Exists,
     Func,
     IntegerField,
@@ -18,7 +17,6 @@ from django.db.models import (
     OuterRef,
     QuerySet,
     Subquery,
-    When,
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
@@ -109,11 +107,23 @@ def held_position(annotator: AbstractBaseUser, dataset_id: int) -> int | None:
     return held.values_list("position", flat=True).first()
 
 
-def _routed_total() -> Case:
-    """How many positions a routed dataset's annotator may reach: its quota, else its items
-    (not withdrawn); 0 for fixed queues. Progress and "Item N of M" count against it."""
-    items = RoutedItem.objects.filter(dataset=OuterRef("pk"), item__withdrawn_at__isnull=True)
-    return Case(When(routing=True, then=Coalesce("quota", _count(items))), default=0)
+def _routed_total() -> RawSQL:
+    """How many positions a routed dataset's annotator may reach (routed_total_sql), for a query of datasets."""
+    return RawSQL(routed_total_sql(sql_rows.table(Dataset)), [])
+
+
+def routed_total_sql(dataset: str) -> str:
+    """SQL: how many positions an annotator of the routed dataset ``dataset`` (its table or
+    alias) may reach: its quota, else its items, the sample's when it has one, withdrawn items
+    left out; 0 for fixed queues. Progress and "Item N of M" count against it. Its items are
+    counted by the last one's ordinal (they are numbered from 0 at import and never deleted one
+    by one, only withdrawn): one index entry read instead of every item at each page."""
+    items = sql_rows.table(Item)
+    return f"""CASE WHEN {dataset}.routing THEN COALESCE({dataset}.quota, COALESCE({dataset}.sample_size, (
+                   SELECT COALESCE(MAX(every.ordinal) + 1, 0) FROM {items} every WHERE every.dataset_id = {dataset}.id)) - (
+                   SELECT COUNT(*) FROM {items} w
+                   JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = w.id
+                   WHERE w.withdrawn_at IS NOT NULL AND w.dataset_id = {dataset}.id)) ELSE 0 END"""
 
 
 def progress(annotator: AbstractBaseUser, dataset: Dataset | int) -> Progress:
@@ -265,9 +275,7 @@ def _item_page_sql(where: str) -> str:
     # This item is left out of next_position: once submitted it is answered, which the query
     # cannot see yet. The previous position walks the queue's index back from this one and
     # stops at the first item not withdrawn (MAX() over the join would read the whole start
-    # of the queue). A routed dataset's items are counted by the last one's ordinal (its items
-    # are numbered from 0 at import and never deleted one by one, only withdrawn): one index
-    # entry read instead of every item.
+    # of the queue).
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,
@@ -290,11 +298,7 @@ def _item_page_sql(where: str) -> str:
                {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
                {qualified_sql("a.annotator_id", "a.dataset_id")},
                d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL, COALESCE(d.answers_per_item, 0),
-               CASE WHEN d.routing THEN COALESCE(d.quota, COALESCE(d.sample_size, (
-                   SELECT MAX(every.ordinal) + 1 FROM {sql_rows.table(Item)} every WHERE every.dataset_id = d.id)) - (
-                   SELECT COUNT(*) FROM {sql_rows.table(Item)} w
-                   JOIN {sql_rows.table(RoutedItem)} r ON r.item_id = w.id
-                   WHERE w.withdrawn_at IS NOT NULL AND w.dataset_id = d.id)) ELSE 0 END
+               {routed_total_sql('d')}
         FROM {sql_rows.table(Assignment)} a
         JOIN {sql_rows.table(Item)} i ON i.id = a.item_id
         JOIN {sql_rows.table(Dataset)} d ON d.id = a.dataset_id
