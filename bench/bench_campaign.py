@@ -227,9 +227,11 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
     """The plan's annotators as clients of bench/load.py, run at once in processes of at most
     `clients_per_generator` clients each: all clients in one process meet at its interpreter
     lock, whose waits would count as the server's latency. The processes' runs begin together,
-    once every client of every process has entered: a routed annotator's entry stores their
-    order, and a process still entering its clients loaded the server while the others' runs
-    were measured. Their figures merged: latencies, saves and errors of all; elapsed the
+    once every client of every process has entered and opened its first item page (load.py
+    --start-on-stdin): a routed annotator's entry stores their order, and a process still
+    entering its clients loaded the server while the others' runs were measured; and the
+    first pages, opened by every client at the run's start, doubled its first seconds'
+    requests, whose latency then set the p95 of both set-ups. Their figures merged: latencies, saves and errors of all; elapsed the
     longest run's; CPU seconds of all generators."""
     users = list(plan)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
