@@ -231,8 +231,8 @@ def run_load(base_url: str, plan: dict, seconds: float, think_mean: float, clien
     --start-on-stdin): a routed annotator's entry stores their order, and a process still
     entering its clients loaded the server while the others' runs were measured; and the
     first pages, opened by every client at the run's start, doubled its first seconds'
-    requests, whose latency then set the p95 of both set-ups. Their figures merged: latencies, saves and errors of all; elapsed the
-    longest run's; CPU seconds of all generators."""
+    requests, whose latency then set the p95 of both set-ups. Their figures merged: latencies,
+    saves and errors of all; elapsed the longest run's; CPU seconds of all generators."""
     users = list(plan)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(plan, file)

@@ -8,8 +8,9 @@ the CSRF header, HX-Request), whose reply is the next item's area (HX-Push-Url: 
 the form fields of which the next save sends. Clients are closed loops: each waits for its
 answer before sending the next request.
 
-Prints one JSON object (after the line "ready" with --start-on-stdin): latencies in seconds ("page": the first item pages; "save": save & next,
-the next item included), "elapsed", its own "cpu_seconds",
+Prints one JSON object (after the line "ready" with --start-on-stdin): latencies in seconds
+("page": the first item pages; "save": save & next, the next item included), "elapsed", its
+own "cpu_seconds",
 "errors", "routing_waits" (a routed dataset had no item for a client: it asked again after the
 waiting page's interval, as the page does), and with --cpu-snapshots every process's CPU time at the start and end of the run.
 """
