@@ -244,7 +244,7 @@ class ItemPage:
     progress: Progress  # of the annotator in this dataset, withdrawn items left out
     order_length: int  # the annotator's assignments in this dataset, withdrawn items included
     previous_position: int | None  # the position before this one in the order, withdrawn items left out; None: none
-    next_position: int | None  # where save & next goes once this item is submitted; None: none left
+    next_position: int | None  # where save & next goes once this item is submitted; None: none left (routed: always)
     qualified: bool  # the annotator passed the dataset's training round (or it has none)
     routed: bool = False  # the dataset routes items (annotation.annotate.routing) instead of fixed queues
     reservation_minutes: int = 0  # routed: how long an opened item stays reserved
@@ -273,7 +273,8 @@ def _withdrawn_count(*, answered: bool) -> str:
 def _item_page_sql(where: str) -> str:
     # An archived dataset takes no answers, as a frozen one (its items are kept as they are).
     # This item is left out of next_position: once submitted it is answered, which the query
-    # cannot see yet. The previous position walks the queue's index back from this one and
+    # cannot see yet. A routed dataset's next item is routing's choice: its queue is not
+    # walked (the walk from the start read every position the annotator had answered). The previous position walks the queue's index back from this one and
     # stops at the first item not withdrawn (MAX() over the join would read the whole start
     # of the queue).
     return f"""
@@ -295,7 +296,8 @@ def _item_page_sql(where: str) -> str:
                 WHERE mine.annotator_id = a.annotator_id AND mine.dataset_id = a.dataset_id
                   AND mine.position < a.position
                 ORDER BY mine.position DESC LIMIT 1),
-               {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")},
+               CASE WHEN d.routing THEN NULL
+                    ELSE {_next_unanswered("a.annotator_id", "a.dataset_id", "a.position", besides="a.position")} END,
                {qualified_sql("a.annotator_id", "a.dataset_id")},
                d.routing, d.reservation_minutes, a.reserved_until IS NOT NULL, COALESCE(d.answers_per_item, 0),
                {routed_total_sql('d')}

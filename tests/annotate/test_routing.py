@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from psycopg.sql import Literal
 
-from annotation.annotate import routing
+from annotation.annotate import queue, routing
 from annotation.annotate import services as annotating
 from annotation.annotate.queue import item_page
 from annotation.datasets import assigning
@@ -478,3 +478,41 @@ def test_each_statement_of_the_choice_reads_a_bounded_number_of_rows_in_its_gene
              "whole_choice": routing._reserved_choice_sql(whole=True)}
     sql = whole.get(statement) or routing._stage_sql(statement, True)
     assert generic_plan_rows(sql, params) <= 2 * routing.UNTOUCHED_WINDOW
+
+
+def queue_walk_loops(user, dataset, position: int) -> int:
+    """How many times the item page's query (for the annotator's item at ``position``) ran
+    the walk of their queue for the next unanswered position (the scans of its alias ``q``)."""
+    sql = queue._item_page_sql("a.dataset_id = %(dataset)s AND a.position = %(position)s")
+    params = {"annotator": user.pk, "dataset": dataset.pk, "position": position, "submitted": "submitted"}
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
+        plan = cursor.fetchone()[0]
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+
+    def loops(node: dict) -> int:
+        own = node.get("Actual Loops", 0) if node.get("Alias") == "q" else 0
+        return own + sum(loops(child) for child in node.get("Plans", []))
+
+    return loops(plan[0]["Plan"])
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_routed_item_page_does_not_walk_the_queue_which_routing_does_not_follow():
+    """Save & next goes where routing sends it: the item page of a routed dataset reads no next
+    unanswered position (the walk from the start of the queue read every position the
+    annotator had answered), a fixed queue's page does."""
+    dataset, (user,) = routed(items=60, annotators=1, k=2)
+    for _ in range(30):
+        submit(user, dataset, routing.next_item(user, dataset.pk).position)
+    held = routing.next_item(user, dataset.pk).position
+    assert item_page(user, dataset.pk, held).next_position is None
+    assert queue_walk_loops(user, dataset, held) == 0
+
+    fixed = make_dataset("commas", records(60))
+    assign(fixed, [user], 1)
+    for position in range(1, 31):
+        submit(user, fixed, position)
+    assert item_page(user, fixed.pk, 31).next_position == 32
+    assert queue_walk_loops(user, fixed, 31) > 0
