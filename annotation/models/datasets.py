@@ -197,13 +197,17 @@ class GoldAnswer(models.Model):
 class Assignment(models.Model):
     """One item in one annotator's queue; `position` is the annotator's own order."""
 
-    # No index of their own for dataset and item: each is the first column of a unique
-    # constraint's index below. With one, PostgreSQL counted an annotator's queue by reading
-    # every assignment of the dataset (its statistics do not know a new annotator).
+    # No index of their own: dataset and item are each the first column of a unique
+    # constraint's index below, and the annotator's assignments are read with their dataset or
+    # item. With one, PostgreSQL counted an annotator's queue by reading every assignment of the
+    # dataset, and routing's items in progress read every assignment of the annotator for each
+    # item (its statistics do not know a new annotator); and a routed save & next wrote two
+    # more index entries (its new assignment, the answered one released).
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="assignments", db_index=False, verbose_name=_("dataset"))
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments", db_index=False, verbose_name=_("item"))
     annotator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments", verbose_name=_("annotator")
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments", db_index=False,
+        verbose_name=_("annotator"),
     )
     position = models.PositiveIntegerField(_("position in the annotator's order"))
     # Skipped items come back at the end of the queue, in the order they were skipped,
