@@ -18,7 +18,8 @@ queues and on routed copies of the six datasets (annotation.annotate.routing, k 
 as the fixed queues' annotators get new queues, each with room for 30 answers per annotator
 as a fixed queue has: each simulated annotator starts
 at the dataset's start page (which asks for the next item by POST) and answers whatever
-routing gives; routing's capacity as a share of the fixed queues'. Prints one line per figure;
+routing gives; each set-up's capacity narrowed down past the grid (--halvings), and routing's
+as a share of the fixed queues'. Prints one line per figure;
 writes them to bench/results.json.
 """
 
@@ -473,34 +474,61 @@ def load_levels(
 
 
 def compare_routing(fixed_set_up: str, base_url: str, datasets: list, levels: list[int], seconds: float, think: float,
-                    clients_per_generator: int, repeats: int) -> None:
+                    clients_per_generator: int, repeats: int, halvings: int) -> None:
     """Fixed queues and routing at each level, taking turns (fixed, routed, ``repeats`` times):
     a drift of the machine falls on both. A level is served by a set-up when the median of its
     runs' save p95 is at most 100 ms and no run had an error; one 20 s run varies more than the
-    two set-ups differ. Reports each set-up's capacity and routing's as a share of the fixed
-    queues'; the runs end at the first level that neither serves."""
+    two set-ups differ. The runs end at the first level that neither serves. Then each
+    set-up's capacity is narrowed down between it and the next level of the grid, which it did
+    not serve, by ``halvings`` halvings of that interval (each its middle level, ``repeats``
+    runs, the set-ups' middles taking turns): the grid's steps alone made the share jump by a
+    step (0.85 or 0.90 for one code on one machine). Reports each set-up's capacity on the grid and
+    narrowed down, and routing's as a share of the fixed queues'."""
     set_ups = {fixed_set_up: False, f"{fixed_set_up}_routing": True}
+
+    def runs_of(level: int, taking_turns: list[str]) -> dict[str, list[tuple[float, int]]]:
+        runs: dict[str, list[tuple[float, int]]] = {set_up: [] for set_up in taking_turns}
+        for repeat in range(1, repeats + 1):
+            for set_up in taking_turns:
+                runs[set_up].append(measure_level(set_up, base_url, datasets, level, seconds, think,
+                                                  clients_per_generator, set_ups[set_up],
+                                                  f"_run{repeat}" if repeats > 1 else ""))
+        return runs
+
+    def served(set_up: str, level: int, runs: list[tuple[float, int]]) -> bool:
+        median_p95 = statistics.median(p95 for p95, _ in runs)
+        if repeats > 1:
+            report(f"{set_up}_{level}_median_save_p95_ms", f"{set_up}, {level} annotators: median of {repeats} runs' "
+                   "save p95", 1000 * median_p95, "ms", 1)
+        return median_p95 <= TARGET_P95_S and not any(errors for _, errors in runs)
+
     served_by_level: dict[str, list[tuple[int, bool]]] = {set_up: [] for set_up in set_ups}
     for level in levels:
-        runs: dict[str, list[tuple[float, int]]] = {set_up: [] for set_up in set_ups}
-        for repeat in range(1, repeats + 1):
-            for set_up, routed in set_ups.items():
-                runs[set_up].append(measure_level(set_up, base_url, datasets, level, seconds, think,
-                                                  clients_per_generator, routed, f"_run{repeat}" if repeats > 1 else ""))
-        for set_up in set_ups:
-            median_p95 = statistics.median(p95 for p95, _ in runs[set_up])
-            if repeats > 1:
-                report(f"{set_up}_{level}_median_save_p95_ms", f"{set_up}, {level} annotators: median of {repeats} runs' "
-                       "save p95", 1000 * median_p95, "ms", 1)
-            served_by_level[set_up].append((level, median_p95 <= TARGET_P95_S and not any(e for _, e in runs[set_up])))
+        for set_up, runs in runs_of(level, list(set_ups)).items():
+            served_by_level[set_up].append((level, served(set_up, level, runs)))
         if level >= 100 and not any(served_by_level[set_up][-1][1] for set_up in set_ups):
             break
-    capacity = {}
+    # Each set-up's interval: its capacity on the grid (0: none) and the first level it did
+    # not serve (None: it served the grid's top, and its capacity is only a lower bound).
+    interval = {}
     for set_up in set_ups:
-        capacity[set_up] = capacity_of(served_by_level[set_up])
-        report(f"{set_up}_capacity_annotators", f"{set_up}: capacity (median save p95 <= 100 ms, no error), of {levels}",
-               capacity[set_up], "", 0)
-    fixed, routed = capacity.values()
+        capacity = capacity_of(served_by_level[set_up])
+        report(f"{set_up}_grid_capacity_annotators", f"{set_up}: capacity on the grid {levels} (median save p95 "
+               "<= 100 ms, no error)", capacity, "", 0)
+        above = next((level for level, _ in served_by_level[set_up] if level > capacity), None)
+        interval[set_up] = (capacity, above)
+    for _ in range(halvings):
+        for set_up, (capacity, above) in interval.items():
+            if above is None or above - capacity < 2:
+                continue
+            middle = (capacity + above) // 2
+            interval[set_up] = (middle, above) if served(set_up, middle, runs_of(middle, [set_up])[set_up]) else (
+                capacity, middle)
+    for set_up, (capacity, above) in interval.items():
+        bound = "the grid's top: a lower bound" if above is None else f"{above} not served"
+        report(f"{set_up}_capacity_annotators", f"{set_up}: capacity, {halvings} halvings past the grid ({bound})",
+               capacity, "", 0)
+    fixed, routed = (capacity for capacity, _ in interval.values())
     report("routing_capacity_share", f"routing's capacity / the fixed queues' ({fixed_set_up})",
            routed / fixed if fixed else 0, "", 2)
 
@@ -559,6 +587,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="with --routing: runs of each level per set-up, taking turns; a level's figure is the "
                         "median of its runs' p95 (default 3)")
+    parser.add_argument("--halvings", type=int, default=2,
+                        help="with --routing: halvings of the interval between each set-up's capacity on the grid and "
+                        "the next level, which it did not serve (default 2)")
     parser.add_argument(
         "--clients-per-generator", type=int, default=100,
         help="simulated annotators per load generator process (default 100: 400 annotators in 4 processes)",
@@ -620,7 +651,7 @@ def main() -> None:
         else:
             if args.routing:
                 compare_routing(set_up, served.base, datasets, levels, args.seconds, args.think, args.clients_per_generator,
-                                args.repeats)
+                                args.repeats, args.halvings)
             else:
                 load_levels(set_up, served.base, datasets, levels, args.seconds, args.think,
                             args.clients_per_generator)
