@@ -274,9 +274,9 @@ def _item_page_sql(where: str) -> str:
     # An archived dataset takes no answers, as a frozen one (its items are kept as they are).
     # This item is left out of next_position: once submitted it is answered, which the query
     # cannot see yet. A routed dataset's next item is routing's choice: its queue is not
-    # walked (the walk from the start read every position the annotator had answered). The previous position walks the queue's index back from this one and
-    # stops at the first item not withdrawn (MAX() over the join would read the whole start
-    # of the queue).
+    # walked (the walk from the start read every position the annotator had answered). The
+    # previous position walks the queue's index back from this one and stops at the first
+    # item not withdrawn (MAX() over the join would read the whole start of the queue).
     return f"""
         SELECT a.id, a.annotator_id, a.position, a.skipped_at IS NOT NULL,
                i.id, i.external_id, i.payload, i.withdrawn_at IS NOT NULL,

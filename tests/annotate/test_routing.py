@@ -414,6 +414,13 @@ def test_a_lapsed_reservation_is_released_at_the_next_choice_and_only_then(djang
     assert counters_agree(dataset)
 
 
+def explained(cursor) -> list:
+    """The plan an EXPLAIN (FORMAT JSON) just run on ``cursor`` returned (the driver may hand it
+    over as text)."""
+    plan = cursor.fetchone()[0]
+    return json.loads(plan) if isinstance(plan, str) else plan
+
+
 def generic_plan_rows(sql: str, params: dict) -> int:
     """Run ``sql`` (pyformat parameters) with PostgreSQL's generic plan, the one a statement
     prepared by the driver settles on after its first executions, and return the most rows
@@ -426,10 +433,8 @@ def generic_plan_rows(sql: str, params: dict) -> int:
         # EXPLAIN takes no bound parameters: the values as literals.
         literals = ", ".join(Literal(params[name]).as_string(connection.connection) for name in names)
         cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_plan_check({literals})")
-        plan = cursor.fetchone()[0]
+        plan = explained(cursor)
         cursor.execute("DEALLOCATE generic_plan_check")
-    if isinstance(plan, str):
-        plan = json.loads(plan)
 
     def rows_read(node: dict) -> list[int]:
         read = (node.get("Actual Rows", 0) + node.get("Rows Removed by Filter", 0)) * node.get("Actual Loops", 1)
@@ -487,9 +492,7 @@ def queue_walk_loops(user, dataset, position: int) -> int:
     params = {"annotator": user.pk, "dataset": dataset.pk, "position": position, "submitted": "submitted"}
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
-        plan = cursor.fetchone()[0]
-    if isinstance(plan, str):
-        plan = json.loads(plan)
+        plan = explained(cursor)
 
     def loops(node: dict) -> int:
         own = node.get("Actual Loops", 0) if node.get("Alias") == "q" else 0
